@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtl8168-sim: the C API of the RTL8168 NIC model.
+ *
+ * This is the only interface between the model (C++, model/) and its hosts:
+ * the QEMU shim (hw/net/rtl8168.c) and the standalone bench / unit tests.
+ * The model never reads a clock: every entry point takes `now`, the host's
+ * virtual time in nanoseconds, which must never go backwards.
+ *
+ * Threading: a device handle is not thread-safe; the host serialises calls
+ * (QEMU holds the BQL).
+ *
+ * Re-entrancy: callbacks are invoked synchronously from inside entry points
+ * (e.g. transmit() from inside rtl8168_mmio_write() in functional mode).
+ * A callback must not call back into the same device, with one exception:
+ * rx_ready() is called last, when the entry point has finished its work, and
+ * the host may call rtl8168_can_receive()/rtl8168_receive() from inside it
+ * (QEMU's qemu_flush_queued_packets does exactly that).
+ */
+#ifndef RTL8168_RTL8168_H
+#define RTL8168_RTL8168_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rtl8168 rtl8168;
+
+/* Sentinel for timer_arm(): no event pending, cancel the timer. */
+#define RTL8168_NO_DEADLINE UINT64_MAX
+
+/* Size of the BAR0 (I/O) and BAR2 (MMIO) register windows. Both decode the
+ * same 256-byte register file; BAR2 is 4 KiB and decodes nothing above 0xff
+ * (see rtl8168_reg_read for what such accesses do). */
+#define RTL8168_IO_SIZE 256u
+#define RTL8168_MMIO_SIZE 4096u
+
+/* Callbacks the host provides. All pointers except trace and rx_ready are
+ * required. `opaque` is passed back unchanged. */
+typedef struct rtl8168_host_ops {
+  void *opaque;
+  /* Bus-master DMA. Return 0 on success, non-zero when the transaction
+   * failed (unmapped address, master abort): the model then reports the
+   * error the way the hardware does (TxErr/RxErr/SYSErr + counters). */
+  int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
+  int (*dma_write)(void *opaque, uint64_t addr, const void *buf, size_t len);
+  /* Whether the guest has enabled MSI in config space (queried at each
+   * 0->1 edge of INT to choose MSI or INTx). */
+  bool (*msi_enabled)(void *opaque);
+  /* Send one MSI message (vector 0). */
+  void (*msi_notify)(void *opaque);
+  /* Drive the INTx pin (level-triggered). Called on every level change
+   * while MSI is disabled; called with 0 when MSI becomes used. */
+  void (*set_intx)(void *opaque, int level);
+  /* A complete Ethernet frame left the wire (no FCS, padded to >= 60). */
+  void (*transmit)(void *opaque, const uint8_t *frame, size_t len);
+  /* Arm the host's single timer at an absolute virtual time (ns); when it
+   * fires the host calls rtl8168_timer_expired(). RTL8168_NO_DEADLINE
+   * cancels it. Re-arming replaces the previous deadline. */
+  void (*timer_arm)(void *opaque, uint64_t deadline_ns);
+  /* Optional: receive path has room again after rtl8168_receive()
+   * returned 0 (the QEMU shim calls qemu_flush_queued_packets). Called at
+   * the very end of an entry point; re-entering receive from it is allowed. */
+  void (*rx_ready)(void *opaque);
+  /* Optional: one human-readable line per guest-visible decision
+   * (no trailing newline). The trace hash is kept whether or not set. */
+  void (*trace)(void *opaque, uint64_t now_ns, const char *line);
+} rtl8168_host_ops;
+
+/* ---- configuration ---------------------------------------------------- */
+
+/* A configuration is a set of named parameters (chip profile, timing
+ * parameters, quirks, MAC address). Create one, set parameters by name
+ * (this is how QEMU properties and bench flags reach the model), then
+ * create the device from it. */
+typedef struct rtl8168_config rtl8168_config;
+
+rtl8168_config *rtl8168_config_new(void);
+void rtl8168_config_free(rtl8168_config *cfg);
+
+/* Set a parameter from its textual value ("chip"="8168c", "timing"="on",
+ * "pcie-read-latency"="3060", "lossy-txpoll"="off", "mac"="52:54:00:12:34:56").
+ * Setting "chip" first loads that profile's defaults for every parameter.
+ * Returns 0, or -1 with a message in err (NUL-terminated, truncated to
+ * errlen) naming the parameter and the accepted values. */
+int rtl8168_config_set(rtl8168_config *cfg, const char *name, const char *value, char *err,
+                       size_t errlen);
+
+/* Read back a parameter's current textual value into buf. Returns 0 or -1
+ * for an unknown name. */
+int rtl8168_config_get(const rtl8168_config *cfg, const char *name, char *buf, size_t buflen);
+
+/* Introspection for --help and QEMU property docs: parameters 0..count-1. */
+typedef struct rtl8168_param_info {
+  const char *name;         /* e.g. "pcie-read-latency" */
+  const char *unit;         /* e.g. "ns", "bytes", "bool", "" */
+  const char *description;  /* one line, cites where the value comes from */
+} rtl8168_param_info;
+
+size_t rtl8168_param_count(void);
+const rtl8168_param_info *rtl8168_param_at(size_t index);
+
+/* ---- device lifetime -------------------------------------------------- */
+
+/* Create a device in its power-on state. `ops` is copied. Returns NULL
+ * with a message in err if the configuration is inconsistent. */
+rtl8168 *rtl8168_create(const rtl8168_config *cfg, const rtl8168_host_ops *ops, char *err,
+                        size_t errlen);
+void rtl8168_destroy(rtl8168 *dev);
+
+/* Power-on / PCI function reset (not the ChipCmd software reset): every
+ * register to its reset value, MAC reloaded from the configuration, PHY
+ * reset, pending events dropped, INTx deasserted. */
+void rtl8168_reset(rtl8168 *dev, uint64_t now);
+
+/* ---- guest register access -------------------------------------------- */
+
+/* Register access through BAR0 or BAR2 (same decode). size is 1, 2, 4 or
+ * 8; accesses the hardware does not support (unaligned, 8-byte, beyond the
+ * register file) read as all-ones / are ignored and counted as
+ * bad_access. Reads have no side effects. */
+uint64_t rtl8168_reg_read(rtl8168 *dev, uint64_t now, uint32_t offset, unsigned size);
+void rtl8168_reg_write(rtl8168 *dev, uint64_t now, uint32_t offset, uint64_t value,
+                       unsigned size);
+
+/* ---- time ------------------------------------------------------------- */
+
+/* The timer armed through timer_arm() fired: run every event due at or
+ * before `now` and re-arm. Calling it early or late is harmless. */
+void rtl8168_timer_expired(rtl8168 *dev, uint64_t now);
+
+/* ---- network side ----------------------------------------------------- */
+
+/* True when rtl8168_receive() would accept a frame now (receiver enabled
+ * and room in the RX FIFO). A frame refused by the accept filter or for
+ * lack of RX descriptors is still *accepted* and counted as dropped; only
+ * a full FIFO applies back-pressure. */
+bool rtl8168_can_receive(rtl8168 *dev, uint64_t now);
+
+/* Offer one frame (no FCS) arriving from the wire at `now`. Returns len if
+ * the frame was consumed (delivered, or dropped and counted), 0 if the host
+ * must queue it and retry after rx_ready(). */
+size_t rtl8168_receive(rtl8168 *dev, uint64_t now, const uint8_t *frame, size_t len);
+
+/* Carrier from the host side (QEMU set_link). Link down is immediate;
+ * link up restarts autonegotiation (LinkChg when it completes). */
+void rtl8168_set_link(rtl8168 *dev, uint64_t now, bool up);
+
+/* ---- state save / restore --------------------------------------------- */
+
+/* Size of the current state blob (it grows with in-flight frames). */
+size_t rtl8168_state_size(const rtl8168 *dev);
+/* Serialise into buf; returns bytes written, 0 if buflen is too small. */
+size_t rtl8168_state_save(const rtl8168 *dev, uint8_t *buf, size_t buflen);
+/* Restore a blob from rtl8168_state_save() of a device with the same chip
+ * profile. Returns 0, or -1 with a message (bad magic, version, profile,
+ * truncated). Never raises an interrupt or calls transmit; it re-arms the
+ * timer and re-drives the INTx level only. */
+int rtl8168_state_load(rtl8168 *dev, const uint8_t *buf, size_t len, char *err, size_t errlen);
+
+/* ---- observability ---------------------------------------------------- */
+
+/* FNV-1a over every trace event since creation/reset (survives
+ * save/restore), so two runs can be compared bit for bit. */
+uint64_t rtl8168_trace_hash(const rtl8168 *dev);
+uint64_t rtl8168_trace_events(const rtl8168 *dev);
+
+/* Model-side counters (a superset of the DTCCR tally block). */
+typedef struct rtl8168_stats {
+  uint64_t tx_frames, tx_bytes;            /* frames put on the wire */
+  uint64_t tx_errors;                      /* TxErr events */
+  uint64_t tx_dma_errors;                  /* failed descriptor/data reads */
+  uint64_t tx_bad_descriptors;             /* FS/LS misuse, zero/huge length, MSS 0 */
+  uint64_t tx_doorbells, tx_doorbells_ignored; /* NPQ writes, lossy-txpoll drops */
+  uint64_t rx_frames, rx_bytes;            /* delivered to the guest */
+  uint64_t rx_dropped_filter;              /* not for us (RxConfig/MAR) */
+  uint64_t rx_dropped_no_desc;             /* RxOverflow: no owned descriptor */
+  uint64_t rx_dropped_disabled;            /* RxEn clear */
+  uint64_t rx_dropped_too_long;            /* over RxMaxSize / buffer */
+  uint64_t rx_dropped_dma;                 /* descriptor/data DMA failed */
+  uint64_t rx_dropped_runt;                /* shorter than 14 bytes */
+  uint64_t msi_sent, intx_edges;
+  uint64_t bad_access;                     /* unsupported register accesses */
+  uint64_t ring_no_eor;                    /* ring walks that hit the bound */
+  uint64_t tx_dropped_link_down;           /* sent while the link was down */
+  uint64_t sys_errors;                     /* SYSErr events (failed DMA) */
+} rtl8168_stats;
+
+void rtl8168_get_stats(const rtl8168 *dev, rtl8168_stats *out);
+
+/* Human-readable chip name ("RTL8168c/8111c"). */
+const char *rtl8168_chip_name(const rtl8168 *dev);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTL8168_RTL8168_H */

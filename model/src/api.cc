@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The C API (include/rtl8168/rtl8168.h): a thin extern "C" layer over
+// rtl8168sim::Device. No behaviour lives here.
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "config.h"
+#include "device.h"
+#include "rtl8168/rtl8168.h"
+
+struct rtl8168_config {
+  rtl8168sim::Config cfg;
+};
+
+struct rtl8168 {
+  explicit rtl8168(const rtl8168sim::Config& cfg, const rtl8168_host_ops& ops) : dev(cfg, ops) {}
+  rtl8168sim::Device dev;
+};
+
+namespace {
+void set_err(char* err, size_t errlen, const std::string& msg) {
+  if (!err || errlen == 0) return;
+  const size_t n = std::min(errlen - 1, msg.size());
+  std::memcpy(err, msg.data(), n);
+  err[n] = '\0';
+}
+}  // namespace
+
+extern "C" {
+
+rtl8168_config* rtl8168_config_new(void) { return new (std::nothrow) rtl8168_config(); }
+void rtl8168_config_free(rtl8168_config* cfg) { delete cfg; }
+
+int rtl8168_config_set(rtl8168_config* cfg, const char* name, const char* value, char* err,
+                       size_t errlen) {
+  if (!cfg || !name || !value) {
+    set_err(err, errlen, "rtl8168_config_set: null argument");
+    return -1;
+  }
+  const std::string msg = rtl8168sim::config_set(cfg->cfg, name, value);
+  if (!msg.empty()) {
+    set_err(err, errlen, msg);
+    return -1;
+  }
+  return 0;
+}
+
+int rtl8168_config_get(const rtl8168_config* cfg, const char* name, char* buf, size_t buflen) {
+  std::string v;
+  if (!cfg || !name || !rtl8168sim::config_get(cfg->cfg, name, v)) return -1;
+  set_err(buf, buflen, v);
+  return 0;
+}
+
+size_t rtl8168_param_count(void) { return rtl8168sim::param_count(); }
+
+const rtl8168_param_info* rtl8168_param_at(size_t index) {
+  static_assert(sizeof(rtl8168_param_info) == sizeof(rtl8168sim::ParamDoc));
+  if (index >= rtl8168sim::param_count()) return nullptr;
+  return reinterpret_cast<const rtl8168_param_info*>(&rtl8168sim::param_doc(index));
+}
+
+rtl8168* rtl8168_create(const rtl8168_config* cfg, const rtl8168_host_ops* ops, char* err,
+                        size_t errlen) {
+  if (!cfg || !ops || !ops->dma_read || !ops->dma_write || !ops->msi_enabled || !ops->msi_notify ||
+      !ops->set_intx || !ops->transmit || !ops->timer_arm) {
+    set_err(err, errlen, "rtl8168_create: missing configuration or required host callback");
+    return nullptr;
+  }
+  if (cfg->cfg.t.tx_fifo_size < cfg->cfg.profile->max_frame + 4) {
+    set_err(err, errlen, "tx-fifo-size must hold the largest frame (" +
+                             std::to_string(cfg->cfg.profile->max_frame + 4) + " bytes)");
+    return nullptr;
+  }
+  auto* dev = new (std::nothrow) rtl8168(cfg->cfg, *ops);
+  if (!dev) {
+    set_err(err, errlen, "rtl8168_create: out of memory");
+    return nullptr;
+  }
+  dev->dev.power_on_reset(0);
+  return dev;
+}
+
+void rtl8168_destroy(rtl8168* dev) { delete dev; }
+void rtl8168_reset(rtl8168* dev, uint64_t now) { dev->dev.power_on_reset(now); }
+
+uint64_t rtl8168_reg_read(rtl8168* dev, uint64_t now, uint32_t offset, unsigned size) {
+  return dev->dev.reg_read(now, offset, size);
+}
+void rtl8168_reg_write(rtl8168* dev, uint64_t now, uint32_t offset, uint64_t value, unsigned size) {
+  dev->dev.reg_write(now, offset, value, size);
+}
+void rtl8168_timer_expired(rtl8168* dev, uint64_t now) { dev->dev.timer_expired(now); }
+bool rtl8168_can_receive(rtl8168* dev, uint64_t now) { return dev->dev.can_receive(now); }
+size_t rtl8168_receive(rtl8168* dev, uint64_t now, const uint8_t* frame, size_t len) {
+  if (!frame) return len;  // nothing to take; treat as consumed
+  return dev->dev.receive(now, std::span<const uint8_t>(frame, len));
+}
+void rtl8168_set_link(rtl8168* dev, uint64_t now, bool up) { dev->dev.set_link(now, up); }
+
+size_t rtl8168_state_size(const rtl8168* dev) { return dev->dev.save().size(); }
+size_t rtl8168_state_save(const rtl8168* dev, uint8_t* buf, size_t buflen) {
+  const std::vector<uint8_t> blob = dev->dev.save();
+  if (!buf || buflen < blob.size()) return 0;
+  std::memcpy(buf, blob.data(), blob.size());
+  return blob.size();
+}
+int rtl8168_state_load(rtl8168* dev, const uint8_t* buf, size_t len, char* err, size_t errlen) {
+  if (!buf) {
+    set_err(err, errlen, "rtl8168_state_load: null buffer");
+    return -1;
+  }
+  const std::string msg = dev->dev.load(std::span<const uint8_t>(buf, len));
+  if (!msg.empty()) {
+    set_err(err, errlen, msg);
+    return -1;
+  }
+  return 0;
+}
+
+uint64_t rtl8168_trace_hash(const rtl8168* dev) { return dev->dev.trace_hash(); }
+uint64_t rtl8168_trace_events(const rtl8168* dev) { return dev->dev.trace_count(); }
+void rtl8168_get_stats(const rtl8168* dev, rtl8168_stats* out) {
+  if (out) *out = dev->dev.stats;
+}
+const char* rtl8168_chip_name(const rtl8168* dev) { return dev->dev.config().profile->name.data(); }
+
+}  // extern "C"

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include <charconv>
+#include <cstdio>
+#include <functional>
+
+namespace rtl8168sim {
+
+Config::Config() : profile(find_profile("8168c")), quirks(profile->quirks), t(profile->timing) {}
+
+TimingParams Config::effective_timing() const {
+  if (timing) return t;
+  TimingParams z = t;  // keep sizes (FIFOs, MRRS); zero every latency and make DMA free
+  z.pcie_read_latency = 0;
+  z.pcie_bandwidth = 0;  // link_transfer_time() == 0
+  z.phy_an_time = z.phy_reset_time = z.phyar_time = 0;
+  z.chip_reset_time = z.dtccr_time = z.txpoll_ack_time = 0;
+  return z;
+}
+
+namespace {
+
+struct Param {
+  ParamDoc doc;
+  std::function<std::string(Config&, const std::string&)> set;
+  std::function<std::string(const Config&)> get;
+};
+
+bool parse_u64(const std::string& s, uint64_t& v) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::string parse_bool(const std::string& s, bool& v) {
+  if (s == "on" || s == "true" || s == "1" || s == "yes") {
+    v = true;
+    return {};
+  }
+  if (s == "off" || s == "false" || s == "0" || s == "no") {
+    v = false;
+    return {};
+  }
+  return "expects on|off, got '" + s + "'";
+}
+
+std::string on_off(bool b) { return b ? "on" : "off"; }
+
+template <typename T>
+Param uint_param(const char* name, const char* unit, const char* desc, T TimingParams::*field,
+                 uint64_t min, uint64_t max) {
+  return Param{
+      {name, unit, desc},
+      [=](Config& c, const std::string& s) -> std::string {
+        uint64_t v;
+        if (!parse_u64(s, v) || v < min || v > max) {
+          return "expects an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                 "] (" + unit + "), got '" + s + "'";
+        }
+        c.t.*field = static_cast<T>(v);
+        return {};
+      },
+      [=](const Config& c) { return std::to_string(c.t.*field); }};
+}
+
+Param mxdma_param(const char* name, const char* desc, int Config::*field) {
+  return Param{{name, "", desc},
+               [=](Config& c, const std::string& s) -> std::string {
+                 uint64_t v;
+                 if (s == "auto") {
+                   c.*field = -1;
+                 } else if (parse_u64(s, v) && v <= 7) {
+                   c.*field = static_cast<int>(v);
+                 } else {
+                   return "expects auto or 0..7 (burst 16 << n bytes, 7 = unlimited), got '" + s +
+                          "'";
+                 }
+                 return {};
+               },
+               [=](const Config& c) {
+                 return c.*field < 0 ? std::string("auto") : std::to_string(c.*field);
+               }};
+}
+
+const std::vector<Param>& params() {
+  static const std::vector<Param> table = {
+      {{"chip", "", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4)"},
+       [](Config& c, const std::string& s) -> std::string {
+         const ChipProfile* p = find_profile(s);
+         if (!p) return "unknown chip '" + s + "' (known: " + std::string(profile_ids()) + ")";
+         c.profile = p;
+         c.quirks = p->quirks;
+         c.t = p->timing;
+         return {};
+       },
+       [](const Config& c) { return std::string(c.profile->id); }},
+      {{"mac", "", "Station address loaded into IDR0-5 at power-on (aa:bb:cc:dd:ee:ff)"},
+       [](Config& c, const std::string& s) -> std::string {
+         unsigned b[6];
+         char tail;
+         if (s.size() != 17 ||
+             std::sscanf(s.c_str(), "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4],
+                         &b[5], &tail) != 6) {
+           return "expects aa:bb:cc:dd:ee:ff, got '" + s + "'";
+         }
+         for (int i = 0; i < 6; i++) c.mac[i] = static_cast<uint8_t>(b[i]);
+         return {};
+       },
+       [](const Config& c) {
+         char buf[18];
+         std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", c.mac[0], c.mac[1],
+                       c.mac[2], c.mac[3], c.mac[4], c.mac[5]);
+         return std::string(buf);
+       }},
+      {{"timing", "bool", "on: cycle-approximate timing; off: functional mode (zero latency, same code path)"},
+       [](Config& c, const std::string& s) { return parse_bool(s, c.timing); },
+       [](const Config& c) { return on_off(c.timing); }},
+      {{"lossy-txpoll", "bool", "Quirk: NPQ doorbells while the TX engine is busy are lost (RTL8111b/8168, r8169 '8168 hack')"},
+       [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.lossy_txpoll); },
+       [](const Config& c) { return on_off(c.quirks.lossy_txpoll); }},
+      mxdma_param("tx-mxdma", "Force the TX DMA burst (TxConfig MXDMA) regardless of the register: auto or 0..7", &Config::tx_mxdma),
+      mxdma_param("rx-mxdma", "Force the RX DMA burst (RxConfig MXDMA) regardless of the register: auto or 0..7", &Config::rx_mxdma),
+      uint_param("pcie-read-latency", "ns", "Round trip of one non-posted PCIe read (request to last completion header)", &TimingParams::pcie_read_latency, 0, 1'000'000),
+      uint_param("pcie-bandwidth", "MB/s", "PCIe payload bandwidth per direction (Gen1 x1: 2.5 GT/s x 8b/10b = 250)", &TimingParams::pcie_bandwidth, 1, 100'000),
+      uint_param("pcie-completion-size", "bytes", "Data bytes per completion/posted-write TLP (read completion boundary / max payload)", &TimingParams::pcie_completion_size, 16, 4096),
+      uint_param("pcie-tlp-overhead", "bytes", "Framing bytes per TLP: 3DW header 12 + sequence 2 + LCRC 4 + STP/END 2", &TimingParams::pcie_tlp_overhead, 0, 64),
+      uint_param("pcie-mrrs", "bytes", "Max read request size: the burst MXDMA=7 (unlimited) stands for", &TimingParams::pcie_mrrs, 128, 4096),
+      uint_param("tx-fifo-size", "bytes", "TX FIFO (store and forward; must hold the largest frame)", &TimingParams::tx_fifo_size, 2048, 1 << 20),
+      uint_param("rx-fifo-size", "bytes", "RX FIFO; a full FIFO back-pressures the host", &TimingParams::rx_fifo_size, 2048, 1 << 20),
+      uint_param("phy-an-time", "ns", "Autonegotiation restart to link up (real 1000BASE-T: 2-3 s; shortened)", &TimingParams::phy_an_time, 0, 10'000'000'000ull),
+      uint_param("phy-reset-time", "ns", "BMCR RESET/ANRESTART self-clear (IEEE 802.3 22.2.4.1.1: < 0.5 s)", &TimingParams::phy_reset_time, 0, 500'000'000),
+      uint_param("phyar-time", "ns", "One MDIO frame via PHYAR (64 bits at 2.5 MHz MDC)", &TimingParams::phyar_time, 0, 500'000),
+      uint_param("chip-reset-time", "ns", "ChipCmd reset self-clear (r8169 polls 100 x 100 us)", &TimingParams::chip_reset_time, 0, 10'000'000),
+      uint_param("dtccr-time", "ns", "Tally counter command latency before its DMA", &TimingParams::dtccr_time, 0, 10'000'000),
+      uint_param("txpoll-ack-time", "ns", "NPQ reads back set this long after a doorbell (HISTORY.md: < 90 ns)", &TimingParams::txpoll_ack_time, 0, 1'000'000),
+  };
+  return table;
+}
+
+const Param* find(const std::string& name) {
+  for (const Param& p : params()) {
+    if (name == p.doc.name) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string config_set(Config& cfg, const std::string& name, const std::string& value) {
+  const Param* p = find(name);
+  if (!p) return "unknown parameter '" + name + "'";
+  std::string err = p->set(cfg, value);
+  if (!err.empty()) return name + ": " + err;
+  return {};
+}
+
+bool config_get(const Config& cfg, const std::string& name, std::string& out) {
+  const Param* p = find(name);
+  if (!p) return false;
+  out = p->get(cfg);
+  return true;
+}
+
+size_t param_count() { return params().size(); }
+const ParamDoc& param_doc(size_t i) { return params().at(i).doc; }
+
+}  // namespace rtl8168sim

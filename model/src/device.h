@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The device: owns the register file, the engines, the interrupt
+// controller, the PHY, the scheduler and the trace, and implements the C
+// API's entry points (api.cc is a thin extern "C" wrapper around it).
+//
+// Every entry point first runs the events that fell due before `now` (in
+// time order, each at its own time), then performs the access at `now`,
+// then runs what became due at `now` and re-arms the host timer. In
+// functional mode every latency is zero, so the same code path completes
+// all work inside the entry point that caused it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "irq.h"
+#include "phy.h"
+#include "reg_file.h"
+#include "rtl8168/rtl8168.h"
+#include "rx_engine.h"
+#include "scheduler.h"
+#include "tally.h"
+#include "trace.h"
+#include "tx_engine.h"
+
+namespace rtl8168sim {
+
+class Device {
+ public:
+  Device(const Config& cfg, const rtl8168_host_ops& ops);
+
+  // ---- entry points (C API) ----
+  void power_on_reset(Time now);
+  uint64_t reg_read(Time now, uint32_t off, unsigned size);
+  void reg_write(Time now, uint32_t off, uint64_t value, unsigned size);
+  void timer_expired(Time now);
+  bool can_receive(Time now);
+  size_t receive(Time now, std::span<const uint8_t> frame);
+  void set_link(Time now, bool up);
+  std::vector<uint8_t> save() const;
+  std::string load(std::span<const uint8_t> blob);  // empty on success
+
+  // ---- services for the components ----
+  Time now() const { return now_; }
+  const Config& config() const { return cfg_; }
+  const TimingParams& timing() const { return t_; }
+  void schedule_in(Time delay, EventKind kind, uint64_t arg = 0) {
+    sched_.schedule(now_ + delay, kind, arg);
+  }
+  void cancel(EventKind kind) { sched_.cancel(kind); }
+  bool dma_read(uint64_t addr, void* buf, size_t len);
+  bool dma_write(uint64_t addr, const void* buf, size_t len);
+  void transmit(std::span<const uint8_t> frame);
+  void rx_ready();
+  void trace(Tr kind, uint64_t a = 0, uint64_t b = 0, uint64_t c = 0);
+  bool msi_enabled() const { return ops_.msi_enabled(ops_.opaque); }
+  void msi_notify() { ops_.msi_notify(ops_.opaque); }
+  void set_intx(int level) { ops_.set_intx(ops_.opaque, level); }
+  // PHY -> MAC: link state changed (PHYstatus + LinkChg).
+  void on_link_change(bool up, uint32_t mbps, bool full_duplex);
+
+  RegFile regs;
+  Irq irq;
+  Phy phy;
+  TxEngine tx;
+  RxEngine rx;
+  Tally tally;
+  rtl8168_stats stats{};
+  uint64_t trace_hash() const { return trace_.hash(); }
+  uint64_t trace_count() const { return trace_.count(); }
+
+ private:
+  void advance_to(Time now);  // run events due strictly before... up to now
+  void finish_entry();        // re-arm the host timer
+  void dispatch(const Event& e);
+  void on_write_hook(Hook hook, uint32_t reg_offset);
+  void software_reset_start();
+  void software_reset_done();
+  void complete_access_flag(uint32_t reg_offset);
+
+  Config cfg_;
+  TimingParams t_;
+  rtl8168_host_ops ops_;
+  Scheduler sched_;
+  Trace trace_;
+  Time now_ = 0;
+  Time armed_ = kNever;
+  Time npq_until_ = 0, hpq_until_ = 0;  // TxPoll bits read back set until then
+};
+
+}  // namespace rtl8168sim

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "irq.h"
+
+#include "device.h"
+
+namespace rtl8168sim {
+
+void Irq::reset() {
+  int_level_ = false;
+  if (intx_asserted_) d_.set_intx(0);
+  intx_asserted_ = false;
+  for (Moderation& m : mod_) {
+    m.pending = 0;
+    m.gen++;
+    m.timer_armed = false;
+  }
+}
+
+void Irq::raise(uint16_t bits) {
+  d_.regs.set16(reg::IntrStatus, static_cast<uint16_t>(d_.regs.u16(reg::IntrStatus) | bits));
+  update();
+}
+
+void Irq::update() {
+  const uint16_t isr = d_.regs.u16(reg::IntrStatus);
+  const uint16_t imr = d_.regs.u16(reg::IntrMask);
+  const bool level = (isr & imr) != 0;
+  const bool msi = d_.msi_enabled();
+  if (level && !int_level_ && msi) {
+    // One message per 0->1 edge of INT, never while INT stays high.
+    d_.stats.msi_sent++;
+    d_.trace(Tr::IrqMsi, isr, imr);
+    d_.msi_notify();
+  }
+  int_level_ = level;
+  const bool want_intx = level && !msi;
+  if (want_intx != intx_asserted_) {
+    intx_asserted_ = want_intx;
+    if (want_intx) d_.stats.intx_edges++;
+    d_.trace(Tr::IrqLevel, want_intx, isr, imr);
+    d_.set_intx(want_intx ? 1 : 0);
+  }
+}
+
+// Timer unit per INTT (CPlusCmd 1:0), r8169 rtl_coalesce_info_8168_8136:
+// COALESCE_DELAY(5120) at 1000 Mbit/s = {5120, 40960, 81920, 163840} ns;
+// 100 Mbit/s uses half of that and 10 Mbit/s eight times it.
+uint64_t Irq::timer_unit_ns() const {
+  static constexpr uint64_t k1000[4] = {5120, 40960, 81920, 163840};
+  const unsigned intt = d_.regs.u16(reg::CPlusCmd) & reg::INTT_MASK;
+  const uint64_t unit = k1000[intt];
+  return d_.phy.speed_mbps() == 100 ? unit / 2 : d_.phy.speed_mbps() == 10 ? unit * 8 : unit;
+}
+
+void Irq::raise_moderated(unsigned which) {
+  const uint16_t mit = d_.regs.u16(reg::IntrMitigate);
+  const unsigned shift = which == 0 ? 0 : 8;
+  const unsigned frames = ((mit >> shift) & 0xf) * 4;
+  const unsigned timer = (mit >> (shift + 4)) & 0xf;
+  Moderation& m = mod_[which];
+  if (frames == 0 && timer == 0) {
+    raise(which == 0 ? reg::RxOK : reg::TxOK);
+    return;
+  }
+  m.pending++;
+  if (frames != 0 && m.pending >= frames) {
+    flush(which);
+    return;
+  }
+  if (timer != 0 && !m.timer_armed) {
+    m.timer_armed = true;
+    d_.schedule_in(timer * timer_unit_ns(), EventKind::MitigationTimer,
+                   which | static_cast<uint64_t>(m.gen) << 1);
+  }
+}
+
+void Irq::flush(unsigned which) {
+  Moderation& m = mod_[which];
+  m.pending = 0;
+  m.gen++;
+  m.timer_armed = false;
+  raise(which == 0 ? reg::RxOK : reg::TxOK);
+}
+
+void Irq::on_mitigation_timer(uint64_t arg) {
+  const unsigned which = arg & 1;
+  if (static_cast<uint32_t>(arg >> 1) != mod_[which].gen) return;  // stale
+  if (mod_[which].pending) flush(which);
+}
+
+void Irq::on_mitigate_write() {
+  // Releasing held events when moderation is turned off keeps none stranded.
+  for (unsigned which = 0; which < 2; which++) {
+    const uint16_t mit = d_.regs.u16(reg::IntrMitigate);
+    const unsigned fields = (mit >> (which == 0 ? 0 : 8)) & 0xff;
+    if (fields == 0 && mod_[which].pending) flush(which);
+  }
+}
+
+void Irq::save(StateWriter& w) const {
+  w.put<uint8_t>(int_level_);
+  w.put<uint8_t>(intx_asserted_);
+  for (const Moderation& m : mod_) {
+    w.put(m.pending);
+    w.put(m.gen);
+    w.put<uint8_t>(m.timer_armed);
+  }
+}
+
+void Irq::load(StateReader& r) {
+  int_level_ = r.get_bool();
+  intx_asserted_ = r.get_bool();
+  for (Moderation& m : mod_) {
+    m.pending = r.get<uint32_t>();
+    m.gen = r.get<uint32_t>();
+    m.timer_armed = r.get_bool();
+  }
+}
+
+}  // namespace rtl8168sim

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The interrupt controller: IntrStatus (W1C) and IntrMask live in the
+// register file; INT = (IntrStatus & IntrMask) != 0. INTx follows INT as a
+// level. An MSI message is sent on every 0->1 edge of INT, including an
+// edge caused by an IntrMask write while status bits are latched, and only
+// then: a handler that leaves any enabled bit set never gets another MSI
+// (HISTORY.md §2; R8169-NOTES.md §4). RxOK/TxOK pass through IntrMitigate.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "state_io.h"
+
+namespace rtl8168sim {
+
+class Device;
+
+class Irq {
+ public:
+  explicit Irq(Device& d) : d_(d) {}
+  void reset();
+  // Latch status bits now and re-evaluate INT.
+  void raise(uint16_t bits);
+  // RxOK (which = 0) / TxOK (which = 1) through interrupt mitigation.
+  void raise_moderated(unsigned which);
+  // Re-evaluate INT after IntrStatus/IntrMask changed.
+  void update();
+  void on_mitigate_write();
+  void on_mitigation_timer(uint64_t arg);
+  bool level() const { return int_level_; }
+
+  void save(StateWriter& w) const;
+  void load(StateReader& r);
+
+ private:
+  // IntrMitigate fields (r8169 rtl_set_coalesce): [15:12] TX timer,
+  // [11:8] TX frames/4, [7:4] RX timer, [3:0] RX frames/4.
+  struct Moderation {
+    uint32_t pending = 0;  // events held back
+    uint32_t gen = 0;      // timer generation (stale timers are ignored)
+    bool timer_armed = false;
+  };
+  void flush(unsigned which);
+  uint64_t timer_unit_ns() const;
+
+  Device& d_;
+  bool int_level_ = false;
+  bool intx_asserted_ = false;
+  std::array<Moderation, 2> mod_{};
+};
+
+}  // namespace rtl8168sim

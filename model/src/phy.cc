@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "phy.h"
+
+#include "device.h"
+
+namespace rtl8168sim {
+
+using namespace mii;
+
+void Phy::load_defaults() {
+  for (auto& page : regs_) page.fill(0);
+  // R8169-NOTES.md §6: minimal RTL8211B register values.
+  r0(BMCR) = 0x1140;
+  r0(BMSR) = 0x7949;
+  r0(PHYSID1) = d_.config().profile->phy_id1;
+  r0(PHYSID2) = d_.config().profile->phy_id2;
+  r0(ADVERTISE) = 0x01e1;
+  r0(CTRL1000) = 0x0300;
+  r0(ESTATUS) = 0x3000;
+  page_ = 0;
+}
+
+void Phy::power_on() {
+  load_defaults();
+  link_ = false;
+  latched_link_ = false;
+  speed_ = 0;
+  full_ = false;
+  restart_an();
+}
+
+void Phy::restart_an() {
+  an_gen_++;
+  if (link_) set_link(false, 0, false);
+  r0(BMSR) &= static_cast<uint16_t>(~BMSR_ANEGCOMPLETE);
+  r0(LPA) = 0;
+  r0(STAT1000) = 0;
+  if (!host_link_ || (r0(BMCR) & BMCR_PDOWN)) return;
+  d_.schedule_in(d_.timing().phy_an_time, EventKind::PhyAnDone, an_gen_);
+}
+
+void Phy::on_an_done(uint64_t gen) {
+  if (gen != an_gen_ || !host_link_ || (r0(BMCR) & BMCR_PDOWN)) return;
+  const uint16_t bmcr = r0(BMCR);
+  if (!(bmcr & BMCR_ANENABLE)) {
+    // Forced mode (BMCR speed bits, IEEE 802.3 22.2.4.1.3).
+    const uint32_t mbps = (bmcr & BMCR_SPEED1000) ? 1000 : (bmcr & BMCR_SPEED100) ? 100 : 10;
+    set_link(true, mbps, (bmcr & BMCR_FULLDPLX) != 0);
+    return;
+  }
+  // Resolve against a partner advertising 10/100/1000 half and full.
+  const uint16_t adv = r0(ADVERTISE), ctrl1000 = r0(CTRL1000);
+  uint32_t mbps = 0;
+  bool full = false;
+  if (ctrl1000 & 0x0200) mbps = 1000, full = true;
+  else if (ctrl1000 & 0x0100) mbps = 1000, full = false;
+  else if (adv & 0x0100) mbps = 100, full = true;
+  else if (adv & 0x0080) mbps = 100, full = false;
+  else if (adv & 0x0040) mbps = 10, full = true;
+  else if (adv & 0x0020) mbps = 10, full = false;
+  if (mbps == 0) return;  // nothing in common: no link
+  r0(BMSR) |= BMSR_ANEGCOMPLETE;
+  r0(LPA) = 0x45e1;       // ACK | pause | 100/10 full/half
+  r0(STAT1000) = 0x3800;  // local + remote receiver OK, partner 1000/full
+  set_link(true, mbps, full);
+}
+
+void Phy::set_link(bool up, uint32_t mbps, bool full) {
+  if (up == link_ && mbps == speed_) return;
+  link_ = up;
+  speed_ = up ? mbps : 0;
+  full_ = up && full;
+  if (up) {
+    r0(BMSR) |= BMSR_LSTATUS;
+  } else {
+    r0(BMSR) &= static_cast<uint16_t>(~BMSR_LSTATUS);
+    latched_link_ = false;  // latched low until read
+  }
+  d_.on_link_change(link_, speed_, full_);
+}
+
+uint16_t Phy::mdio_read(unsigned reg) {
+  reg &= 0x1f;
+  if (reg == PAGE_SELECT) return static_cast<uint16_t>(page_);
+  uint16_t v = regs_[page_][reg];
+  if (page_ == 0 && reg == BMSR) {
+    // Latched-low link status: report the latch, then re-arm it from the
+    // current state.
+    v = static_cast<uint16_t>((v & ~BMSR_LSTATUS) | (latched_link_ ? BMSR_LSTATUS : 0));
+    latched_link_ = link_;
+  }
+  d_.trace(Tr::PhyRead, page_, reg, v);
+  return v;
+}
+
+void Phy::mdio_write(unsigned reg, uint16_t value) {
+  reg &= 0x1f;
+  d_.trace(Tr::PhyWrite, page_, reg, value);
+  if (reg == PAGE_SELECT) {
+    page_ = value % kPages;
+    return;
+  }
+  if (page_ != 0) {
+    regs_[page_][reg] = value;  // vendor pages: storage only
+    return;
+  }
+  switch (reg) {
+    case BMSR:
+    case PHYSID1:
+    case PHYSID2:
+    case LPA:
+    case EXPANSION:
+    case STAT1000:
+    case ESTATUS:
+      return;  // read-only
+    case BMCR: {
+      const uint16_t old = r0(BMCR);
+      r0(BMCR) = value;
+      if (value & BMCR_RESET) {
+        d_.schedule_in(d_.timing().phy_reset_time, EventKind::PhyResetDone);
+        if (link_) set_link(false, 0, false);
+        an_gen_++;
+        return;
+      }
+      const bool pdown = value & BMCR_PDOWN;
+      if (pdown) {
+        an_gen_++;
+        if (link_) set_link(false, 0, false);
+        return;
+      }
+      const bool resumed = (old & BMCR_PDOWN) != 0;
+      if ((value & BMCR_ANRESTART) || resumed || ((old ^ value) & BMCR_ANENABLE) ||
+          (!(value & BMCR_ANENABLE) && ((old ^ value) & (BMCR_SPEED100 | BMCR_SPEED1000 | BMCR_FULLDPLX)))) {
+        if (value & BMCR_ANRESTART) d_.schedule_in(d_.timing().phy_reset_time, EventKind::PhyResetDone);
+        restart_an();
+      }
+      return;
+    }
+    default:
+      r0(reg) = value;
+  }
+}
+
+void Phy::on_reset_done() {
+  const uint16_t bmcr = r0(BMCR);
+  if (bmcr & BMCR_RESET) {
+    // Software reset: registers to defaults (page 0 and vendor pages), AN restarts.
+    const bool host = host_link_;
+    load_defaults();
+    host_link_ = host;
+    restart_an();
+    return;
+  }
+  r0(BMCR) = static_cast<uint16_t>(bmcr & ~BMCR_ANRESTART);
+}
+
+void Phy::set_host_link(bool up) {
+  if (up == host_link_) return;
+  host_link_ = up;
+  if (!up) {
+    an_gen_++;
+    if (link_) set_link(false, 0, false);
+    return;
+  }
+  restart_an();
+}
+
+void Phy::save(StateWriter& w) const {
+  for (const auto& page : regs_)
+    for (uint16_t v : page) w.put(v);
+  w.put<uint8_t>(static_cast<uint8_t>(page_));
+  w.put<uint8_t>(host_link_);
+  w.put<uint8_t>(link_);
+  w.put<uint8_t>(latched_link_);
+  w.put(speed_);
+  w.put<uint8_t>(full_);
+  w.put(an_gen_);
+}
+
+void Phy::load(StateReader& r) {
+  for (auto& page : regs_)
+    for (uint16_t& v : page) v = r.get<uint16_t>();
+  page_ = r.get<uint8_t>() % kPages;
+  host_link_ = r.get_bool();
+  link_ = r.get_bool();
+  latched_link_ = r.get_bool();
+  speed_ = r.get<uint32_t>();
+  full_ = r.get_bool();
+  an_gen_ = r.get<uint64_t>();
+}
+
+}  // namespace rtl8168sim

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The internal PHY at MII address 0, presenting an RTL8211B (ID
+// 0x001cc912, bound by Linux realtek.c). Registers are banked by page
+// (register 0x1f selects the page; r8169_phy_config.c writes pages 1-3).
+// BMCR RESET/ANRESTART self-clear after phy-reset-time; autonegotiation
+// brings the link up after phy-an-time at the best common mode (the link
+// partner advertises everything up to 1000/full); BMSR's link bit is
+// latched low (IEEE 802.3 22.2.4.2.13). Every link transition raises
+// LinkChg through the MAC (R8169-NOTES.md §6).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "state_io.h"
+
+namespace rtl8168sim {
+
+class Device;
+
+namespace mii {
+inline constexpr unsigned BMCR = 0x00, BMSR = 0x01, PHYSID1 = 0x02, PHYSID2 = 0x03,
+                          ADVERTISE = 0x04, LPA = 0x05, EXPANSION = 0x06, CTRL1000 = 0x09,
+                          STAT1000 = 0x0a, ESTATUS = 0x0f, PAGE_SELECT = 0x1f;
+inline constexpr uint16_t BMCR_RESET = 0x8000, BMCR_ANENABLE = 0x1000, BMCR_PDOWN = 0x0800,
+                          BMCR_ANRESTART = 0x0200, BMCR_FULLDPLX = 0x0100,
+                          BMCR_SPEED100 = 0x2000, BMCR_SPEED1000 = 0x0040;
+inline constexpr uint16_t BMSR_LSTATUS = 0x0004, BMSR_ANEGCOMPLETE = 0x0020;
+}  // namespace mii
+
+class Phy {
+ public:
+  static constexpr unsigned kPages = 8;
+  explicit Phy(Device& d) : d_(d) {}
+
+  void power_on();              // defaults + autonegotiation from power-on
+  uint16_t mdio_read(unsigned reg);
+  void mdio_write(unsigned reg, uint16_t value);
+  void on_reset_done();
+  void on_an_done(uint64_t gen);
+  void set_host_link(bool up);
+
+  bool link_up() const { return link_; }
+  uint32_t speed_mbps() const { return link_ ? speed_ : 0; }
+  bool full_duplex() const { return full_; }
+  unsigned page() const { return page_; }
+
+  void save(StateWriter& w) const;
+  void load(StateReader& r);
+
+ private:
+  void load_defaults();
+  void restart_an();
+  void set_link(bool up, uint32_t mbps, bool full);
+  uint16_t& r0(unsigned reg) { return regs_[0][reg]; }
+
+  Device& d_;
+  std::array<std::array<uint16_t, 32>, kPages> regs_{};
+  unsigned page_ = 0;
+  bool host_link_ = true;
+  bool link_ = false;
+  bool latched_link_ = false;  // BMSR.LSTATUS as the next read reports it
+  uint32_t speed_ = 0;
+  bool full_ = false;
+  uint64_t an_gen_ = 0;        // identifies the autonegotiation in flight
+};
+
+}  // namespace rtl8168sim

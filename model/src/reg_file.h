@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The 256-byte register file with table-driven decode (QEMU e1000e/igb
+// style): one table lists every register's width, reset value, writable and
+// write-1-to-clear bits, Cfg9346 locking and the side-effect hook the device
+// runs after a write. Reads are plain loads and never have side effects
+// (ethtool -d dumps 0x00-0xff).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "regs.h"
+
+namespace rtl8168sim {
+
+enum class Hook : uint8_t {
+  None,
+  ChipCmd,
+  TxPoll,
+  IntrMask,
+  IntrStatus,
+  Phyar,
+  CounterAddrLow,
+  Csiar,
+  Eriar,
+  Ephyar,
+  Ocpar,
+  GphyOcp,
+  IntrMitigate,
+};
+
+struct RegSpec {
+  uint8_t offset;
+  uint8_t width;       // bytes
+  const char* name;
+  uint32_t reset;
+  uint32_t writable;   // bits a write changes
+  uint32_t w1c;        // bits a write of 1 clears
+  bool locked;         // writable only while Cfg9346 == 0xc0
+  Hook hook;
+};
+
+std::span<const RegSpec> register_table();
+
+class RegFile {
+ public:
+  RegFile();
+  // Reset every register in the table to its reset value (MAC excluded:
+  // the caller loads it).
+  void reset();
+
+  uint8_t u8(uint32_t off) const { return bytes_[off]; }
+  uint16_t u16(uint32_t off) const { return static_cast<uint16_t>(bytes_[off] | bytes_[off + 1] << 8); }
+  uint32_t u32(uint32_t off) const {
+    return static_cast<uint32_t>(bytes_[off] | bytes_[off + 1] << 8 | bytes_[off + 2] << 16 |
+                                 static_cast<uint32_t>(bytes_[off + 3]) << 24);
+  }
+  uint64_t u64(uint32_t lo_off, uint32_t hi_off) const {
+    return static_cast<uint64_t>(u32(hi_off)) << 32 | u32(lo_off);
+  }
+  // Device-side stores (bypass guest write masks).
+  void set8(uint32_t off, uint8_t v) { bytes_[off] = v; }
+  void set16(uint32_t off, uint16_t v) {
+    bytes_[off] = static_cast<uint8_t>(v);
+    bytes_[off + 1] = static_cast<uint8_t>(v >> 8);
+  }
+  void set32(uint32_t off, uint32_t v) {
+    for (int i = 0; i < 4; i++) bytes_[off + i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+
+  // Guest read of `size` bytes at an aligned offset inside the file.
+  uint64_t read(uint32_t off, unsigned size) const;
+
+  // Guest write: applies writable / W1C / lock rules byte by byte and
+  // reports which hooked registers were touched (by their first offset).
+  struct Touched {
+    std::array<uint8_t, 4> offsets{};
+    unsigned count = 0;
+  };
+  Touched write(uint32_t off, unsigned size, uint64_t value);
+
+  static Hook hook_of(uint32_t reg_offset);
+  bool unlocked() const { return bytes_[reg::Cfg9346] == reg::Cfg9346_Unlock; }
+
+  std::span<uint8_t> raw() { return bytes_; }
+  std::span<const uint8_t> raw() const { return bytes_; }
+
+ private:
+  std::array<uint8_t, reg::kFileSize> bytes_{};
+};
+
+}  // namespace rtl8168sim

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// RTL8168 MAC register offsets and bit fields. Names follow the Linux r8169
+// driver (drivers/net/ethernet/realtek/r8169_main.c, enum rtl_registers and
+// enum rtl8168_8101_registers) so the model reads side by side with it.
+#pragma once
+
+#include <cstdint>
+
+namespace rtl8168sim::reg {
+
+inline constexpr unsigned kFileSize = 256;  // the register file behind BAR0 and BAR2
+
+enum Offset : uint32_t {
+  MAC0 = 0x00,              // IDR0-5, locked by Cfg9346
+  MAC4 = 0x04,
+  MAR0 = 0x08,              // multicast hash, 64 bits
+  MAR4 = 0x0c,
+  CounterAddrLow = 0x10,    // DTCCR: tally dump address + command bits
+  CounterAddrHigh = 0x14,
+  LED_CTRL = 0x18,          // read/written by 6.12's LED class devices
+  TxDescStartAddrLow = 0x20,   // NPQ ring base
+  TxDescStartAddrHigh = 0x24,
+  TxHDescStartAddrLow = 0x28,  // HPQ ring base
+  TxHDescStartAddrHigh = 0x2c,
+  ChipCmd = 0x37,
+  TxPoll = 0x38,
+  IntrMask = 0x3c,
+  IntrStatus = 0x3e,
+  TxConfig = 0x40,
+  RxConfig = 0x44,
+  RxMissed = 0x4c,
+  Cfg9346 = 0x50,
+  Config0 = 0x51,
+  Config1 = 0x52,
+  Config2 = 0x53,
+  Config3 = 0x54,
+  Config4 = 0x55,
+  Config5 = 0x56,
+  PHYAR = 0x60,
+  CSIDR = 0x64,             // PCI config space indirect access (8168)
+  CSIAR = 0x68,
+  PHYstatus = 0x6c,
+  ERIDR = 0x70,
+  ERIAR = 0x74,
+  EPHYAR = 0x80,
+  OCPDR = 0xb0,
+  OCPAR = 0xb4,
+  GPHY_OCP = 0xb8,
+  RxMaxSize = 0xda,
+  CPlusCmd = 0xe0,
+  IntrMitigate = 0xe2,
+  RxDescAddrLow = 0xe4,
+  RxDescAddrHigh = 0xe8,
+  MaxTxPacketSize = 0xec,   // "EarlyTxThres" on 8169; the driver writes 0x3f
+  MISC = 0xf0,
+};
+
+// ChipCmd (0x37)
+inline constexpr uint8_t CmdStopReq = 0x80;
+inline constexpr uint8_t CmdReset = 0x10;
+inline constexpr uint8_t CmdRxEnb = 0x08;
+inline constexpr uint8_t CmdTxEnb = 0x04;
+inline constexpr uint8_t RxBufEmpty = 0x01;
+
+// TxPoll (0x38)
+inline constexpr uint8_t HPQ = 0x80;
+inline constexpr uint8_t NPQ = 0x40;
+inline constexpr uint8_t FSWInt = 0x01;
+
+// IntrStatus / IntrMask (0x3e / 0x3c)
+inline constexpr uint16_t SYSErr = 0x8000;
+inline constexpr uint16_t PCSTimeout = 0x4000;
+inline constexpr uint16_t SWInt = 0x0100;
+inline constexpr uint16_t TxDescUnavail = 0x0080;
+inline constexpr uint16_t RxFIFOOver = 0x0040;
+inline constexpr uint16_t LinkChg = 0x0020;
+inline constexpr uint16_t RxOverflow = 0x0010;
+inline constexpr uint16_t TxErr = 0x0008;
+inline constexpr uint16_t TxOK = 0x0004;
+inline constexpr uint16_t RxErr = 0x0002;
+inline constexpr uint16_t RxOK = 0x0001;
+
+// TxConfig (0x40) / RxConfig (0x44): MXDMA burst in bits 10:8, 16 << n bytes, 7 = unlimited.
+inline constexpr unsigned kMxdmaShift = 8;
+inline constexpr uint32_t kMxdmaMask = 0x7u << kMxdmaShift;
+// XID bits of TxConfig (r8169 rtl8169_get_mac_version: (TxConfig >> 20) & 0xfcf) are read-only.
+inline constexpr uint32_t kTxConfigXidMask = 0xfcfu << 20;
+
+// RxConfig accept bits
+inline constexpr uint32_t AcceptErr = 0x20;
+inline constexpr uint32_t AcceptRunt = 0x10;
+inline constexpr uint32_t AcceptBroadcast = 0x08;
+inline constexpr uint32_t AcceptMulticast = 0x04;
+inline constexpr uint32_t AcceptMyPhys = 0x02;
+inline constexpr uint32_t AcceptAllPhys = 0x01;
+
+// Cfg9346 (0x50)
+inline constexpr uint8_t Cfg9346_Unlock = 0xc0;
+
+// PHYAR / CSIAR / ERIAR / EPHYAR / OCPAR / GPHY_OCP: bit 31 is the flag.
+inline constexpr uint32_t kAccessFlag = 0x80000000u;
+
+// CounterAddrLow command bits (r8169 CounterReset / CounterDump)
+inline constexpr uint32_t CounterReset = 0x1;
+inline constexpr uint32_t CounterDump = 0x8;
+
+// CPlusCmd (0xe0)
+inline constexpr uint16_t RxVlan = 0x0040;
+inline constexpr uint16_t RxChkSum = 0x0020;
+inline constexpr uint16_t INTT_MASK = 0x0003;
+
+// PHYstatus (0x6c)
+inline constexpr uint8_t TBI_Enable = 0x80;
+inline constexpr uint8_t TxFlowCtrl = 0x40;
+inline constexpr uint8_t RxFlowCtrl = 0x20;
+inline constexpr uint8_t _1000bpsF = 0x10;
+inline constexpr uint8_t _100bps = 0x08;
+inline constexpr uint8_t _10bps = 0x04;
+inline constexpr uint8_t LinkStatus = 0x02;
+inline constexpr uint8_t FullDup = 0x01;
+
+}  // namespace rtl8168sim::reg
+
+namespace rtl8168sim::desc {
+// Descriptor layout (16 bytes: opts1, opts2, addr lo, addr hi), R8169-NOTES §3.
+inline constexpr unsigned kSize = 16;
+inline constexpr uint32_t DescOwn = 1u << 31;
+inline constexpr uint32_t RingEnd = 1u << 30;
+inline constexpr uint32_t FirstFrag = 1u << 29;
+inline constexpr uint32_t LastFrag = 1u << 28;
+// TX v2 opts1
+inline constexpr uint32_t GTSENV4 = 1u << 26;
+inline constexpr uint32_t GTSENV6 = 1u << 25;
+inline constexpr unsigned kTxL4OffShift = 18;  // 24:18 transport offset (TSO)
+inline constexpr uint32_t kTxLenMask = 0xffff;
+// TX v2 opts2
+inline constexpr uint32_t UDP_CS = 1u << 31;
+inline constexpr uint32_t TCP_CS = 1u << 30;
+inline constexpr uint32_t IPv4_CS = 1u << 29;
+inline constexpr uint32_t IPv6_CS = 1u << 28;
+inline constexpr unsigned kMssShift = 18;      // 28:18 MSS (TSO)
+inline constexpr uint32_t kMssMask = 0x7ff;
+inline constexpr unsigned kTcphoShift = 18;    // 27:18 transport offset (csum)
+inline constexpr uint32_t kTcphoMask = 0x3ff;
+inline constexpr uint32_t TxVlanTag = 1u << 17;
+// RX opts1 status (RTL8169 datasheet p.56)
+inline constexpr uint32_t RxMAR = 1u << 27;
+inline constexpr uint32_t RxPAM = 1u << 26;
+inline constexpr uint32_t RxBAR = 1u << 25;
+inline constexpr uint32_t RxRWT = 1u << 22;
+inline constexpr uint32_t RxRES = 1u << 21;
+inline constexpr uint32_t RxRUNT = 1u << 20;
+inline constexpr uint32_t RxCRC = 1u << 19;
+inline constexpr uint32_t RxProtoUDP = 2u << 17;
+inline constexpr uint32_t RxProtoTCP = 1u << 17;
+inline constexpr uint32_t IPFail = 1u << 16;
+inline constexpr uint32_t UDPFail = 1u << 15;
+inline constexpr uint32_t TCPFail = 1u << 14;
+inline constexpr uint32_t kRxBufSizeMask = 0x3fff;
+// RX opts2
+inline constexpr uint32_t RxVlanTag = 1u << 16;
+}  // namespace rtl8168sim::desc

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "rx_engine.h"
+
+#include <algorithm>
+
+#include "device.h"
+#include "packet/packet.h"
+
+namespace rtl8168sim {
+
+namespace {
+enum RxDropReason : uint64_t {
+  kRunt = 1, kDisabled = 2, kFilter = 3, kTooLong = 4, kNoDesc = 5, kDescDma = 6, kDataDma = 7,
+  kBufferTooSmall = 8,
+};
+constexpr size_t kMinFrame = 60;  // a shorter frame is padded, as the sender's MAC would have
+}  // namespace
+
+uint64_t RxEngine::ring_base() const { return d_.regs.u64(reg::RxDescAddrLow, reg::RxDescAddrHigh); }
+
+void RxEngine::reset() {
+  halt();
+  pos_ = 0;
+}
+
+void RxEngine::halt() {
+  d_.cancel(EventKind::RxDescDone);
+  d_.cancel(EventKind::RxWriteDone);
+  phase_ = Phase::Idle;
+  d_.stats.rx_dropped_disabled += count_;  // frames in the FIFO are lost, and counted
+  head_ = count_ = fifo_used_ = 0;
+  if (host_waiting_) ready_signal_ = true;
+  host_waiting_ = false;
+}
+
+bool RxEngine::can_receive() const { return fifo_used_ < d_.timing().rx_fifo_size; }
+
+bool RxEngine::take_ready_signal() {
+  const bool r = ready_signal_;
+  ready_signal_ = false;
+  return r;
+}
+
+// Address filter (r8169 rtl_set_rx_mode; datasheet RCR): broadcast needs AB,
+// multicast AM plus its MAR hash bit, unicast APM and our IDR; AAP takes all.
+bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, uint8_t& kind) const {
+  const uint32_t rcr = d_.regs.u32(reg::RxConfig);
+  const bool bcast = std::all_of(f.begin(), f.begin() + 6, [](uint8_t b) { return b == 0xff; });
+  if (bcast) {
+    kind = 1;
+    status = desc::RxBAR;
+    return rcr & (reg::AcceptBroadcast | reg::AcceptAllPhys);
+  }
+  if (f[0] & 1) {
+    kind = 2;
+    status = desc::RxMAR;
+    if (rcr & reg::AcceptAllPhys) return true;
+    if (!(rcr & reg::AcceptMulticast)) return false;
+    const unsigned bit = packet::multicast_hash_bit(std::span<const uint8_t, 6>(f.data(), 6));
+    // Hash bit n lives at MAR byte 7 - (n >> 3), bit n & 7: r8169
+    // rtl_set_rx_mode builds the 64-bit filter and, for 8168 chips, writes
+    // MAR0 = swab32(filter[1]), MAR4 = swab32(filter[0]) (R8169-NOTES.md §2).
+    return d_.regs.u8(reg::MAR0 + 7 - (bit >> 3)) & (1u << (bit & 7));
+  }
+  kind = 0;
+  if ((rcr & reg::AcceptMyPhys) && std::equal(f.begin(), f.begin() + 6, d_.regs.raw().begin())) {
+    status = desc::RxPAM;
+    return true;
+  }
+  status = 0;
+  return rcr & reg::AcceptAllPhys;
+}
+
+bool RxEngine::receive(std::span<const uint8_t> frame) {
+  if (frame.size() < 14) {
+    d_.stats.rx_dropped_runt++;
+    d_.trace(Tr::RxDrop, kRunt, frame.size());
+    return true;
+  }
+  if (!(d_.regs.u8(reg::ChipCmd) & reg::CmdRxEnb) || !d_.phy.link_up()) {
+    d_.stats.rx_dropped_disabled++;
+    d_.trace(Tr::RxDrop, kDisabled, frame.size());
+    return true;
+  }
+  uint32_t status = 0;
+  uint8_t kind = 0;
+  if (!accept(frame, status, kind)) {
+    d_.stats.rx_dropped_filter++;
+    d_.trace(Tr::RxDrop, kFilter, frame.size());
+    return true;
+  }
+  const size_t wire_len = std::max(frame.size(), kMinFrame) + 4;
+  const uint16_t max_size = d_.regs.u16(reg::RxMaxSize);
+  if (max_size != 0 && wire_len > max_size) {
+    d_.stats.rx_dropped_too_long++;
+    d_.tally.c.rx_errors++;
+    d_.trace(Tr::RxDrop, kTooLong, frame.size());
+    return true;
+  }
+  if (fifo_used_ != 0 && fifo_used_ + wire_len > d_.timing().rx_fifo_size) {
+    host_waiting_ = true;  // back-pressure: the host keeps the frame
+    return false;
+  }
+  // Take the frame into the FIFO: strip the tag and verify checksums on the
+  // way in, as the MAC does.
+  if (count_ == fifo_.size()) {
+    std::vector<RxFrame> bigger(std::max<size_t>(8, fifo_.size() * 2));
+    for (uint32_t i = 0; i < count_; i++) bigger[i] = std::move(fifo_[(head_ + i) % fifo_.size()]);
+    fifo_ = std::move(bigger);
+    head_ = 0;
+  }
+  RxFrame& f = fifo_[(head_ + count_) % fifo_.size()];
+  count_++;
+  f.bytes.assign(frame.begin(), frame.end());
+  if (f.bytes.size() < kMinFrame) f.bytes.resize(kMinFrame, 0);
+  f.status = status;
+  f.kind = kind;
+  f.opts2 = 0;
+  const uint16_t cplus = d_.regs.u16(reg::CPlusCmd);
+  uint16_t tci = 0;
+  if ((cplus & reg::RxVlan) && packet::strip_vlan(f.bytes, tci)) {
+    f.opts2 = desc::RxVlanTag | static_cast<uint16_t>(tci << 8 | tci >> 8);  // swab16(TCI)
+  }
+  if (cplus & reg::RxChkSum) {
+    const packet::RxClass c = packet::classify_rx(f.bytes);
+    if (c.is_tcp) f.status |= desc::RxProtoTCP;
+    if (c.is_udp) f.status |= desc::RxProtoUDP;
+    if (c.ip_csum_fail) f.status |= desc::IPFail;
+    if (c.tcp_csum_fail) f.status |= desc::TCPFail;
+    if (c.udp_csum_fail) f.status |= desc::UDPFail;
+  }
+  const uint32_t fcs = packet::ethernet_fcs(f.bytes);
+  for (int i = 0; i < 4; i++) f.bytes.push_back(static_cast<uint8_t>(fcs >> (8 * i)));
+  fifo_used_ += static_cast<uint32_t>(wire_len);
+  if (phase_ == Phase::Idle) fetch_desc();
+  return true;
+}
+
+void RxEngine::fetch_desc() {
+  phase_ = Phase::FetchDesc;
+  d_.schedule_in(dma_read_time(d_.timing(), desc::kSize), EventKind::RxDescDone);
+}
+
+void RxEngine::pop_head() {
+  RxFrame& f = fifo_[head_];
+  const uint32_t wire_len = static_cast<uint32_t>(std::max(f.bytes.size(), kMinFrame + 4));
+  fifo_used_ -= std::min(fifo_used_, wire_len);
+  head_ = (head_ + 1) % static_cast<uint32_t>(fifo_.size());
+  count_--;
+  if (host_waiting_) {
+    host_waiting_ = false;
+    ready_signal_ = true;
+  }
+  if (count_ > 0) {
+    fetch_desc();
+  } else {
+    phase_ = Phase::Idle;
+  }
+}
+
+void RxEngine::drop_head(uint64_t reason) {
+  d_.trace(Tr::RxDrop, reason, fifo_[head_].bytes.size());
+  pop_head();
+}
+
+void RxEngine::on_desc_done() {
+  if (phase_ != Phase::FetchDesc || count_ == 0) return;
+  const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
+  uint8_t raw[desc::kSize];
+  if (!d_.dma_read(at, raw, sizeof raw)) {
+    d_.stats.rx_dropped_dma++;
+    d_.stats.sys_errors++;
+    d_.tally.c.rx_errors++;
+    d_.irq.raise(reg::SYSErr | reg::RxErr);
+    drop_head(kDescDma);
+    return;
+  }
+  desc_opts1_ = static_cast<uint32_t>(raw[0] | raw[1] << 8 | raw[2] << 16 | static_cast<uint32_t>(raw[3]) << 24);
+  desc_addr_ = 0;
+  for (int i = 0; i < 8; i++) desc_addr_ |= static_cast<uint64_t>(raw[8 + i]) << (8 * i);
+  if (!(desc_opts1_ & desc::DescOwn)) {
+    // No buffer: the frame is lost in the FIFO (RxOverflow; r8169 counts
+    // it via the tally's rx_missed).
+    d_.stats.rx_dropped_no_desc++;
+    d_.tally.c.rx_missed++;
+    d_.regs.set32(reg::RxMissed, d_.regs.u32(reg::RxMissed) + 1);
+    d_.irq.raise(reg::RxOverflow | reg::RxFIFOOver);
+    drop_head(kNoDesc);
+    return;
+  }
+  const RxFrame& f = fifo_[head_];
+  if (f.bytes.size() > (desc_opts1_ & desc::kRxBufSizeMask)) {
+    // One frame per descriptor (the r8169 drops multi-descriptor frames
+    // anyway); the buffer stays owned by the NIC.
+    d_.stats.rx_dropped_too_long++;
+    d_.tally.c.rx_errors++;
+    d_.irq.raise(reg::RxErr);
+    drop_head(kBufferTooSmall);
+    return;
+  }
+  phase_ = Phase::Write;
+  // Posted writes: data (+FCS) and the 16-byte write-back share the
+  // upstream link; the engine is busy for their transfer time.
+  d_.schedule_in(dma_write_time(d_.timing(), f.bytes.size()) + dma_write_time(d_.timing(), 8),
+                 EventKind::RxWriteDone);
+}
+
+void RxEngine::on_write_done() {
+  if (phase_ != Phase::Write || count_ == 0) return;
+  const RxFrame& f = fifo_[head_];
+  if (!d_.dma_write(desc_addr_, f.bytes.data(), f.bytes.size())) {
+    d_.stats.rx_dropped_dma++;
+    d_.stats.sys_errors++;
+    d_.tally.c.rx_errors++;
+    d_.irq.raise(reg::SYSErr | reg::RxErr);
+    drop_head(kDataDma);
+    return;
+  }
+  const uint32_t len = static_cast<uint32_t>(f.bytes.size());
+  const uint32_t opts1 = (desc_opts1_ & desc::RingEnd) | desc::FirstFrag | desc::LastFrag |
+                         f.status | (len & desc::kRxBufSizeMask);
+  uint8_t wb[8];
+  for (int i = 0; i < 4; i++) {
+    wb[i] = static_cast<uint8_t>(opts1 >> (8 * i));
+    wb[4 + i] = static_cast<uint8_t>(f.opts2 >> (8 * i));
+  }
+  const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
+  // opts2 before opts1: Own is released last.
+  if (!d_.dma_write(at + 4, wb + 4, 4) || !d_.dma_write(at, wb, 4)) d_.stats.sys_errors++;
+  d_.trace(Tr::RxFrame, len, pos_, opts1);
+  d_.stats.rx_frames++;
+  d_.stats.rx_bytes += len - 4;
+  d_.tally.c.rx_packets++;
+  if (f.kind == 0) d_.tally.c.rx_unicast++;
+  if (f.kind == 1) d_.tally.c.rx_broadcast++;
+  if (f.kind == 2) d_.tally.c.rx_multicast++;
+  if (desc_opts1_ & desc::RingEnd) {
+    pos_ = 0;
+  } else if (++pos_ >= kMaxRing) {
+    pos_ = 0;
+    d_.stats.ring_no_eor++;
+    d_.trace(Tr::RingNoEor, 2, ring_base());
+  }
+  d_.irq.raise_moderated(0);
+  pop_head();
+}
+
+void RxEngine::save(StateWriter& w) const {
+  w.put(pos_);
+  w.put(phase_);
+  w.put(desc_opts1_);
+  w.put(desc_addr_);
+  w.put(fifo_used_);
+  w.put<uint8_t>(host_waiting_);
+  w.put<uint8_t>(ready_signal_);
+  w.put(count_);
+  for (uint32_t i = 0; i < count_; i++) {
+    const RxFrame& f = fifo_[(head_ + i) % fifo_.size()];
+    w.put_bytes(f.bytes);
+    w.put(f.status);
+    w.put(f.opts2);
+    w.put(f.kind);
+  }
+}
+
+void RxEngine::load(StateReader& r) {
+  pos_ = r.get<uint32_t>() % kMaxRing;
+  phase_ = r.get<Phase>();
+  if (phase_ > Phase::Write) r.fail();
+  desc_opts1_ = r.get<uint32_t>();
+  desc_addr_ = r.get<uint64_t>();
+  fifo_used_ = r.get<uint32_t>();
+  host_waiting_ = r.get_bool();
+  ready_signal_ = r.get_bool();
+  const uint32_t n = r.get<uint32_t>();
+  if (n > 65536) return r.fail();
+  fifo_.assign(std::max<size_t>(8, n), RxFrame{});
+  head_ = 0;
+  count_ = n;
+  for (uint32_t i = 0; i < n && r.ok(); i++) {
+    RxFrame& f = fifo_[i];
+    f.bytes = r.get_bytes(64 * 1024);
+    f.status = r.get<uint32_t>();
+    f.opts2 = r.get<uint32_t>();
+    f.kind = r.get<uint8_t>();
+  }
+  if (phase_ != Phase::Idle && count_ == 0) r.fail();
+}
+
+}  // namespace rtl8168sim

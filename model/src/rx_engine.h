@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The RX engine: address filter (RxConfig accept bits, MAR hash), RX FIFO
+// with back-pressure toward the host, descriptor fetch (non-posted read),
+// data + FCS write and descriptor write-back (posted), RxOK; no owned
+// descriptor -> the frame is dropped with RxOverflow|RxFIFOOver and the
+// next frame re-reads the same slot (R8169-NOTES.md §3 "RX").
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "state_io.h"
+#include "timing.h"
+
+namespace rtl8168sim {
+
+class Device;
+
+class RxEngine {
+ public:
+  static constexpr uint32_t kMaxRing = 1024;  // walk bound without EOR
+  explicit RxEngine(Device& d) : d_(d) {}
+
+  void reset();   // ring position 0, FIFO emptied
+  void halt();    // RxEnb cleared: FIFO emptied, position kept
+  bool can_receive() const;
+  // Returns false when the FIFO is full (host must retry after rx_ready).
+  bool receive(std::span<const uint8_t> frame);
+  void on_desc_done();
+  void on_write_done();
+  uint32_t position() const { return pos_; }
+  // The host was refused and waits for room (rx_ready is due).
+  bool take_ready_signal();
+
+  void save(StateWriter& w) const;
+  void load(StateReader& r);
+
+ private:
+  enum class Phase : uint8_t { Idle, FetchDesc, Write };
+  struct RxFrame {
+    std::vector<uint8_t> bytes;  // frame as delivered + 4-byte FCS
+    uint32_t status = 0;         // opts1 status bits (MAR/PAM/BAR, PID, fail bits)
+    uint32_t opts2 = 0;          // VLAN tag when stripped
+    uint8_t kind = 0;            // 0 unicast, 1 broadcast, 2 multicast (tally)
+  };
+  bool accept(std::span<const uint8_t> frame, uint32_t& status, uint8_t& kind) const;
+  void fetch_desc();
+  void drop_head(uint64_t reason);
+  void pop_head();
+  uint64_t ring_base() const;
+
+  Device& d_;
+  uint32_t pos_ = 0;
+  Phase phase_ = Phase::Idle;
+  uint32_t desc_opts1_ = 0;
+  uint64_t desc_addr_ = 0;
+  std::vector<RxFrame> fifo_;  // ring buffer, entries keep their capacity
+  uint32_t head_ = 0, count_ = 0;
+  uint32_t fifo_used_ = 0;
+  bool host_waiting_ = false;
+  bool ready_signal_ = false;
+};
+
+}  // namespace rtl8168sim

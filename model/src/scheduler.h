@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The discrete-event scheduler: integral time, ordered by (time, sequence
+// number) so that ties resolve in scheduling order and runs are
+// deterministic. Events are plain data (kind + argument), never closures,
+// so the queue can be saved and restored with the rest of the state.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "timing.h"
+
+namespace rtl8168sim {
+
+enum class EventKind : uint8_t {
+  PhyarDone,        // an MDIO frame through PHYAR finished
+  PhyResetDone,     // BMCR RESET / ANRESTART self-clear
+  PhyAnDone,        // autonegotiation finished
+  ChipResetDone,    // ChipCmd reset self-clear
+  DtccrDone,        // tally dump / reset finished
+  TxDmaDone,        // the TX engine's outstanding read completed
+  TxWireDone,       // the frame at the head of the TX FIFO left the wire
+  RxDescDone,       // the RX engine's descriptor read completed
+  RxWriteDone,      // the RX engine's data + write-back completed
+  MitigationTimer,  // IntrMitigate timer (arg: 0 = RX, 1 = TX)
+  kCount
+};
+
+struct Event {
+  Time time;
+  uint64_t seq;
+  EventKind kind;
+  uint64_t arg;
+};
+
+class Scheduler {
+ public:
+  void schedule(Time at, EventKind kind, uint64_t arg = 0) {
+    heap_.push_back(Event{at, next_seq_++, kind, arg});
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
+  }
+  bool empty() const { return heap_.empty(); }
+  Time next_time() const { return heap_.empty() ? kNever : heap_.front().time; }
+  Event pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    Event e = heap_.back();
+    heap_.pop_back();
+    return e;
+  }
+  // Drop every pending event of a kind (rare: resets).
+  void cancel(EventKind kind) {
+    auto it = std::remove_if(heap_.begin(), heap_.end(),
+                             [kind](const Event& e) { return e.kind == kind; });
+    if (it == heap_.end()) return;
+    heap_.erase(it, heap_.end());
+    std::make_heap(heap_.begin(), heap_.end(), Later{});
+  }
+  void clear() { heap_.clear(); }
+  // For save/restore: events in a canonical (time, seq) order.
+  std::vector<Event> sorted() const {
+    std::vector<Event> v = heap_;
+    std::sort(v.begin(), v.end(), [](const Event& a, const Event& b) { return Later{}(b, a); });
+    return v;
+  }
+  uint64_t next_seq() const { return next_seq_; }
+  void restore(std::vector<Event> events, uint64_t next_seq) {
+    heap_ = std::move(events);
+    std::make_heap(heap_.begin(), heap_.end(), Later{});
+    next_seq_ = next_seq;
+  }
+  size_t size() const { return heap_.size(); }
+
+ private:
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+  std::vector<Event> heap_;
+  uint64_t next_seq_ = 0;
+};
+
+}  // namespace rtl8168sim

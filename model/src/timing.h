@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Typed timing parameters (gem5 style: every latency, bandwidth and FIFO
+// size is a named, documented parameter; see config.cc for the table that
+// exposes them) and the pure cost functions built from them.
+//
+// Time is integral nanoseconds of the host's virtual clock. Costs are
+// rounded up to the next nanosecond.
+#pragma once
+
+#include <cstdint>
+
+namespace rtl8168sim {
+
+using Time = uint64_t;  // ns of virtual time
+inline constexpr Time kNever = UINT64_MAX;
+
+struct TimingParams {
+  // PCIe (RTL8168c: PCIe 1.1 x1, 2.5 GT/s, 8b/10b -> 250 MB/s per direction).
+  Time pcie_read_latency = 0;       // round trip of one non-posted read request, ns
+  uint32_t pcie_bandwidth = 250;    // MB/s (1e6 bytes/s) of link payload per direction
+  uint32_t pcie_completion_size = 64;  // bytes of data per completion / posted-write TLP
+  uint32_t pcie_tlp_overhead = 20;  // bytes of framing per TLP (hdr 12 + seq 2 + LCRC 4 + STP/END 2)
+  uint32_t pcie_mrrs = 4096;        // max read request size: what MXDMA=7 ("unlimited") means
+  // On-chip FIFOs (store and forward: a TX frame is checksummed before it starts on the wire).
+  uint32_t tx_fifo_size = 8192;     // bytes
+  uint32_t rx_fifo_size = 8192;     // bytes
+  // Management paths.
+  Time phy_an_time = 0;             // autonegotiation restart -> link up
+  Time phy_reset_time = 0;          // BMCR reset / ANRESTART self-clear
+  Time phyar_time = 0;              // one MDIO frame through PHYAR (64 bits at 2.5 MHz MDC)
+  Time chip_reset_time = 0;         // ChipCmd reset self-clear
+  Time dtccr_time = 0;              // tally dump/reset command latency before the DMA
+  Time txpoll_ack_time = 0;         // NPQ bit reads back set for this long after a doorbell
+};
+
+// Cost of moving `bytes` of payload over the link in TLPs of at most
+// `pcie_completion_size` data bytes each (data + per-TLP overhead).
+inline Time link_transfer_time(const TimingParams& t, uint64_t bytes) {
+  if (bytes == 0 || t.pcie_bandwidth == 0) return 0;
+  const uint64_t tlps = (bytes + t.pcie_completion_size - 1) / t.pcie_completion_size;
+  const uint64_t wire_bytes = bytes + tlps * t.pcie_tlp_overhead;
+  // bandwidth is MB/s = bytes per microsecond -> ns = bytes * 1000 / MBps
+  return (wire_bytes * 1000 + t.pcie_bandwidth - 1) / t.pcie_bandwidth;
+}
+
+// One non-posted read request of `bytes`: round trip + completion data.
+inline Time dma_read_time(const TimingParams& t, uint64_t bytes) {
+  return t.pcie_read_latency + link_transfer_time(t, bytes);
+}
+
+// A posted write of `bytes` occupies the upstream link; it has no round trip.
+inline Time dma_write_time(const TimingParams& t, uint64_t bytes) {
+  return link_transfer_time(t, bytes);
+}
+
+// Ethernet serialization of a frame of `frame_bytes` (without FCS): preamble
+// + SFD (8), FCS (4), inter-frame gap (12), at `mbps` (10/100/1000).
+inline constexpr uint32_t kWireOverheadBytes = 8 + 4 + 12;
+inline Time wire_time(uint64_t frame_bytes, uint32_t mbps) {
+  if (mbps == 0) return 0;
+  const uint64_t bits = (frame_bytes + kWireOverheadBytes) * 8;
+  return (bits * 1000 + mbps - 1) / mbps;
+}
+
+}  // namespace rtl8168sim

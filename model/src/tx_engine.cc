@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "tx_engine.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "device.h"
+
+namespace rtl8168sim {
+
+namespace {
+
+uint32_t le32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0] | p[1] << 8 | p[2] << 16 | static_cast<uint32_t>(p[3]) << 24);
+}
+
+// Reasons carried by Tr::TxError.
+enum TxRefusal : uint64_t {
+  kDescDma = 1,      // descriptor read failed
+  kNoFirstFrag = 2,  // an owned descriptor without FS where a frame must start
+  kFsBeforeLs = 3,   // a new FS arrived before the previous frame's LS
+  kTooManyFrags = 4,
+  kZeroLength = 5,
+  kTooLong = 6,      // over the jumbo limit
+  kBadMss = 7,       // TSO with MSS 0
+  kMalformed = 8,    // headers the offload engine cannot parse
+  kDataDma = 9,      // data read failed
+  kIncomplete = 10,  // a frame whose later descriptors are not owned
+};
+
+uint64_t refusal_of(packet::TxStatus s) {
+  switch (s) {
+    case packet::TxStatus::bad_mss: return kBadMss;
+    case packet::TxStatus::too_long: return kTooLong;
+    default: return kMalformed;
+  }
+}
+
+}  // namespace
+
+uint32_t TxEngine::Desc::len() const { return opts1 & desc::kTxLenMask; }
+
+uint64_t TxEngine::ring_base(unsigned q) const {
+  return q == 0 ? d_.regs.u64(reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh)
+                : d_.regs.u64(reg::TxHDescStartAddrLow, reg::TxHDescStartAddrHigh);
+}
+
+// MXDMA (TxConfig 10:8): 16 << n bytes per read request; 7 = unlimited,
+// i.e. the PCIe max read request size (R8169-NOTES.md §7).
+uint32_t TxEngine::burst() const {
+  const int forced = d_.config().tx_mxdma;
+  const unsigned mx = forced >= 0 ? static_cast<unsigned>(forced)
+                                  : (d_.regs.u32(reg::TxConfig) & reg::kMxdmaMask) >> reg::kMxdmaShift;
+  return mx == 7 ? d_.timing().pcie_mrrs : 16u << mx;
+}
+
+void TxEngine::reset() {
+  halt();
+  pos_ = {0, 0};
+}
+
+void TxEngine::halt() {
+  // Rewind to the oldest descriptor not yet written back so nothing is
+  // skipped when the engine is enabled again.
+  if (fifo_count_ > 0) {
+    const WireFrame& f = fifo_[fifo_head_];
+    pos_[f.queue] = f.first_index;
+  } else if (!descs_.empty()) {
+    pos_[q_] = descs_[0].index;
+  }
+  d_.cancel(EventKind::TxDmaDone);
+  d_.cancel(EventKind::TxWireDone);
+  pending_ = {false, false};
+  busy_ = false;
+  phase_ = Phase::Idle;
+  descs_.clear();
+  buf_.clear();
+  header_.clear();
+  fifo_head_ = fifo_count_ = fifo_used_ = 0;
+  wire_busy_ = false;
+  unit_reserved_ = false;
+  walk_count_ = 0;
+  walk_instant_ = kNever;
+}
+
+void TxEngine::doorbell(unsigned q) {
+  d_.stats.tx_doorbells++;
+  const uint8_t cmd = d_.regs.u8(reg::ChipCmd);
+  if (!(cmd & reg::CmdTxEnb) || (cmd & (reg::CmdStopReq | reg::CmdReset))) {
+    d_.trace(Tr::Doorbell, q, 0);  // transmitter off: nothing to start
+    return;
+  }
+  if (!busy_) {
+    busy_ = true;
+    q_ = q;
+    d_.trace(Tr::Doorbell, q, 1);
+    fetch_desc();
+    return;
+  }
+  if (q == 0 && d_.config().quirks.lossy_txpoll) {
+    // RTL8168 quirk: the NPQ request is lost while the engine is busy.
+    d_.stats.tx_doorbells_ignored++;
+    d_.trace(Tr::DoorbellIgnored, q, static_cast<uint64_t>(phase_));
+    return;
+  }
+  d_.trace(Tr::Doorbell, q, 2);
+  if (phase_ == Phase::Drain) {
+    q_ = q;  // the walk had ended: start it again
+    fetch_desc();
+    return;
+  }
+  pending_[q] = true;  // re-check the ring when this walk ends
+}
+
+void TxEngine::fetch_desc() {
+  const Time now = d_.now();
+  if (now != walk_instant_) {
+    walk_instant_ = now;
+    walk_count_ = 0;
+  }
+  if (++walk_count_ > 4 * kMaxRing) {
+    // Zero-latency walk that never finds an unowned descriptor (e.g. write
+    // backs that fail): stop instead of looping; the next doorbell resumes.
+    d_.stats.ring_no_eor++;
+    d_.trace(Tr::RingNoEor, q_, ring_base(q_));
+    descs_.clear();
+    end_walk();
+    return;
+  }
+  phase_ = Phase::FetchDesc;
+  rd_addr_ = ring_base(q_) + static_cast<uint64_t>(pos_[q_]) * desc::kSize;
+  rd_len_ = desc::kSize;
+  d_.schedule_in(dma_read_time(d_.timing(), desc::kSize), EventKind::TxDmaDone);
+}
+
+void TxEngine::on_dma_done() {
+  switch (phase_) {
+    case Phase::FetchDesc: desc_fetched(); break;
+    case Phase::FetchHeader:
+    case Phase::FetchData: data_fetched(); break;
+    default: break;  // stale completion after a halt
+  }
+}
+
+void TxEngine::advance_position() {
+  const bool eor = descs_.back().opts1 & desc::RingEnd;
+  uint32_t& pos = pos_[q_];
+  if (eor) {
+    pos = 0;
+  } else if (++pos >= kMaxRing) {
+    // No EOR within kMaxRing descriptors: wrap to the base (model bound).
+    pos = 0;
+    d_.stats.ring_no_eor++;
+    d_.trace(Tr::RingNoEor, q_, ring_base(q_));
+  }
+}
+
+void TxEngine::desc_fetched() {
+  uint8_t raw[desc::kSize];
+  if (!d_.dma_read(rd_addr_, raw, sizeof raw)) {
+    d_.stats.tx_dma_errors++;
+    d_.stats.sys_errors++;
+    d_.trace(Tr::TxError, kDescDma, pos_[q_]);
+    d_.tally.c.tx_errors++;
+    descs_.clear();
+    d_.irq.raise(reg::SYSErr | reg::TxErr);
+    end_walk();
+    return;
+  }
+  uint64_t addr = 0;
+  for (int i = 0; i < 8; i++) addr |= static_cast<uint64_t>(raw[8 + i]) << (8 * i);
+  const Desc dsc{pos_[q_], le32(raw), le32(raw + 4), addr};
+  if (!(dsc.opts1 & desc::DescOwn)) {
+    if (!descs_.empty()) refuse_frame(kIncomplete);
+    end_walk();
+    return;
+  }
+  d_.trace(Tr::TxDesc, dsc.index, dsc.opts1, dsc.opts2);
+  const bool fs = dsc.opts1 & desc::FirstFrag;
+  if (!descs_.empty() && fs) refuse_frame(kFsBeforeLs);
+  descs_.push_back(dsc);
+  advance_position();
+  if (!fs && descs_.size() == 1) {
+    refuse_frame(kNoFirstFrag);
+    fetch_desc();
+    return;
+  }
+  if (descs_.size() > kMaxFrags) {
+    refuse_frame(kTooManyFrags);
+    fetch_desc();
+    return;
+  }
+  if (!(dsc.opts1 & desc::LastFrag)) {
+    fetch_desc();
+    return;
+  }
+  begin_frame();
+}
+
+// v2 descriptor offload fields (r8169 rtl8169_tso_csum_v2, R8169-NOTES.md §3).
+void TxEngine::decode_offload() {
+  const Desc& f = descs_[0];
+  off_ = packet::TxOffload{};
+  off_.gtsenv4 = f.opts1 & desc::GTSENV4;
+  off_.gtsenv6 = f.opts1 & desc::GTSENV6;
+  tso_ = off_.gtsenv4 || off_.gtsenv6;
+  if (tso_) {
+    off_.mss = (f.opts2 >> desc::kMssShift) & desc::kMssMask;
+    off_.l4_offset = (f.opts1 >> desc::kTxL4OffShift) & 0x7f;
+  } else {
+    off_.l4_offset = (f.opts2 >> desc::kTcphoShift) & desc::kTcphoMask;
+    off_.ipv4_cs = f.opts2 & desc::IPv4_CS;
+    off_.tcp_cs = f.opts2 & desc::TCP_CS;
+    off_.udp_cs = f.opts2 & desc::UDP_CS;
+    off_.ipv6_cs = f.opts2 & desc::IPv6_CS;
+  }
+  off_.vlan = f.opts2 & desc::TxVlanTag;
+  const uint16_t tag = static_cast<uint16_t>(f.opts2 & 0xffff);
+  off_.vlan_tci = static_cast<uint16_t>(tag << 8 | tag >> 8);  // descriptor holds swab16(TCI)
+}
+
+void TxEngine::begin_frame() {
+  decode_offload();
+  total_ = 0;
+  for (const Desc& dsc : descs_) total_ += dsc.len();
+  const uint32_t max_frame = d_.config().profile->max_frame;
+  if (total_ == 0) return refuse_frame(kZeroLength), fetch_desc();
+  if (!tso_ && total_ > max_frame) return refuse_frame(kTooLong), fetch_desc();
+  if (tso_ && off_.mss == 0) return refuse_frame(kBadMss), fetch_desc();
+  if (tso_ && total_ > kMaxTsoBytes) return refuse_frame(kTooLong), fetch_desc();
+  buf_.clear();
+  seek(0);
+  if (tso_) {
+    // Fetch the headers first: Ethernet + IP + TCP (at most 60 bytes past
+    // the transport offset), from the first descriptor.
+    goal_ = std::min(descs_[0].len(), off_.l4_offset + 60);
+    if (goal_ < off_.l4_offset + 20) return refuse_frame(kMalformed), fetch_desc();
+    phase_ = Phase::FetchHeader;
+    continue_fetch();
+    return;
+  }
+  goal_ = total_;
+  unit_fifo_ = total_ + 4;  // room for a VLAN tag
+  phase_ = Phase::FetchData;
+  if (!reserve_fifo(unit_fifo_)) {
+    phase_ = Phase::WaitFifo;
+    return;
+  }
+  continue_fetch();
+}
+
+void TxEngine::seek(uint32_t stream_pos) {
+  stream_pos_ = stream_pos;
+  cur_desc_ = 0;
+  cur_off_ = stream_pos;
+  while (cur_desc_ < descs_.size() && cur_off_ >= descs_[cur_desc_].len()) {
+    cur_off_ -= descs_[cur_desc_].len();
+    cur_desc_++;
+  }
+}
+
+bool TxEngine::reserve_fifo(uint32_t bytes) {
+  if (fifo_used_ != 0 && fifo_used_ + bytes > d_.timing().tx_fifo_size) return false;
+  fifo_used_ += bytes;
+  unit_reserved_ = true;
+  return true;
+}
+
+void TxEngine::continue_fetch() {
+  while (cur_desc_ < descs_.size() && cur_off_ >= descs_[cur_desc_].len()) {
+    cur_desc_++;
+    cur_off_ = 0;
+  }
+  const Desc& dsc = descs_[cur_desc_];
+  const uint32_t len = std::min({dsc.len() - cur_off_, goal_ - stream_pos_, burst()});
+  rd_addr_ = dsc.addr + cur_off_;
+  rd_len_ = len;
+  d_.schedule_in(dma_read_time(d_.timing(), len), EventKind::TxDmaDone);
+}
+
+void TxEngine::data_fetched() {
+  const size_t at = buf_.size();
+  buf_.resize(at + rd_len_);
+  if (!d_.dma_read(rd_addr_, buf_.data() + at, rd_len_)) {
+    d_.stats.tx_dma_errors++;
+    d_.stats.sys_errors++;
+    d_.irq.raise(reg::SYSErr);
+    refuse_frame(kDataDma);
+    fetch_desc();
+    return;
+  }
+  cur_off_ += rd_len_;
+  stream_pos_ += rd_len_;
+  if (stream_pos_ < goal_) {
+    continue_fetch();
+    return;
+  }
+  if (phase_ == Phase::FetchHeader) {
+    // TCP data offset gives the real header length.
+    const uint32_t l4 = off_.l4_offset;
+    const uint32_t tcp_len = (buf_[l4 + 12] >> 4) * 4u;
+    hdr_len_ = l4 + tcp_len;
+    if (tcp_len < 20 || hdr_len_ > buf_.size()) return refuse_frame(kMalformed), fetch_desc();
+    header_.assign(buf_.begin(), buf_.begin() + hdr_len_);
+    packet::TxStatus st = packet::TxStatus::ok;
+    seg_count_ = static_cast<uint32_t>(packet::tso_segment_count(header_, total_ - hdr_len_, off_, st));
+    if (seg_count_ == 0 || st != packet::TxStatus::ok) return refuse_frame(refusal_of(st)), fetch_desc();
+    seg_index_ = 0;
+    seek(hdr_len_);
+    start_segment();
+    return;
+  }
+  frame_done_fetching();
+}
+
+void TxEngine::start_segment() {
+  const uint32_t seg_len = std::min(off_.mss, total_ - stream_pos_);
+  goal_ = stream_pos_ + seg_len;
+  buf_.clear();
+  unit_fifo_ = hdr_len_ + seg_len + 4;
+  phase_ = Phase::FetchData;
+  if (!reserve_fifo(unit_fifo_)) {
+    phase_ = Phase::WaitFifo;
+    return;
+  }
+  if (seg_len == 0) {
+    frame_done_fetching();
+    return;
+  }
+  continue_fetch();
+}
+
+void TxEngine::frame_done_fetching() {
+  const size_t max_frame = d_.config().profile->max_frame;
+  WireFrame& w = push_wire();
+  packet::TxStatus st = tso_ ? packet::build_tso_segment(header_, buf_, seg_index_, seg_count_, off_,
+                                                         max_frame, w.bytes)
+                             : packet::finish_tx_frame(buf_, off_, max_frame, w.bytes);
+  if (st != packet::TxStatus::ok) {
+    fifo_count_--;  // take the entry back
+    refuse_frame(refusal_of(st));
+    fetch_desc();
+    return;
+  }
+  w.fifo_bytes = unit_fifo_;
+  w.first_index = descs_[0].index;
+  w.queue = static_cast<uint8_t>(q_);
+  unit_reserved_ = false;
+  const bool last = !tso_ || ++seg_index_ == seg_count_;
+  w.completes = last;
+  w.writeback.clear();
+  if (last) {
+    fill_writeback(w);
+    descs_.clear();
+  }
+  kick_wire();
+  if (last) {
+    fetch_desc();  // prefetch: taken before this frame has left the wire
+  } else {
+    start_segment();
+  }
+}
+
+TxEngine::WireFrame& TxEngine::push_wire() {
+  if (fifo_count_ == fifo_.size()) {
+    // Grow the ring, keeping FIFO order.
+    std::vector<WireFrame> bigger(std::max<size_t>(8, fifo_.size() * 2));
+    for (uint32_t i = 0; i < fifo_count_; i++) {
+      bigger[i] = std::move(fifo_[(fifo_head_ + i) % fifo_.size()]);
+    }
+    fifo_ = std::move(bigger);
+    fifo_head_ = 0;
+  }
+  WireFrame& w = fifo_[(fifo_head_ + fifo_count_) % fifo_.size()];
+  fifo_count_++;
+  return w;
+}
+
+void TxEngine::fill_writeback(WireFrame& f) const {
+  const uint64_t base = ring_base(q_);
+  for (const Desc& dsc : descs_) {
+    f.writeback.emplace_back(base + static_cast<uint64_t>(dsc.index) * desc::kSize,
+                             dsc.opts1 & ~desc::DescOwn);
+  }
+}
+
+void TxEngine::refuse_frame(uint64_t reason) {
+  // The chip completes a frame it cannot send with TxErr: descriptors are
+  // handed back (Own cleared) so the ring keeps moving.
+  d_.stats.tx_errors++;
+  if (reason != kDataDma) d_.stats.tx_bad_descriptors++;
+  d_.tally.c.tx_errors++;
+  d_.tally.c.tx_aborted++;
+  d_.trace(Tr::TxError, reason, descs_.empty() ? pos_[q_] : descs_[0].index);
+  const uint64_t base = ring_base(q_);
+  for (const Desc& dsc : descs_) {
+    uint8_t v[4];
+    const uint32_t opts1 = dsc.opts1 & ~desc::DescOwn;
+    for (int i = 0; i < 4; i++) v[i] = static_cast<uint8_t>(opts1 >> (8 * i));
+    if (!d_.dma_write(base + static_cast<uint64_t>(dsc.index) * desc::kSize, v, 4)) {
+      d_.stats.sys_errors++;
+    }
+  }
+  descs_.clear();
+  if (unit_reserved_) {
+    fifo_used_ -= unit_fifo_;
+    unit_reserved_ = false;
+  }
+  d_.irq.raise(reg::TxErr);
+}
+
+void TxEngine::end_walk() {
+  if (pending_[1] || pending_[0]) {
+    // A doorbell arrived during the walk and was kept (not lossy): re-check.
+    q_ = pending_[1] ? 1 : 0;
+    pending_[q_] = false;
+    fetch_desc();
+    return;
+  }
+  d_.irq.raise(reg::TxDescUnavail);
+  if (fifo_count_ == 0) {
+    go_idle();
+  } else {
+    phase_ = Phase::Drain;
+  }
+}
+
+void TxEngine::go_idle() {
+  busy_ = false;
+  phase_ = Phase::Idle;
+  d_.trace(Tr::TxIdle, q_, pos_[q_]);
+}
+
+void TxEngine::kick_wire() {
+  if (wire_busy_ || fifo_count_ == 0) return;
+  wire_busy_ = true;
+  const WireFrame& f = fifo_[fifo_head_];
+  const uint32_t mbps = d_.config().timing ? std::max<uint32_t>(d_.phy.speed_mbps(), 10) : 0;
+  d_.schedule_in(wire_time(f.bytes.size(), mbps), EventKind::TxWireDone);
+}
+
+void TxEngine::on_wire_done() {
+  if (fifo_count_ == 0) return;  // stale after a halt
+  WireFrame& f = fifo_[fifo_head_];
+  d_.trace(Tr::TxFrame, f.bytes.size(), f.first_index, f.completes);
+  if (d_.phy.link_up()) {
+    d_.transmit(f.bytes);
+  } else {
+    d_.stats.tx_dropped_link_down++;
+  }
+  d_.stats.tx_frames++;
+  d_.stats.tx_bytes += f.bytes.size();
+  d_.tally.c.tx_packets++;
+  fifo_used_ -= f.fifo_bytes;
+  const bool completes = f.completes;
+  for (const auto& [addr, opts1] : f.writeback) {
+    uint8_t v[4];
+    for (int i = 0; i < 4; i++) v[i] = static_cast<uint8_t>(opts1 >> (8 * i));
+    if (!d_.dma_write(addr, v, 4)) d_.stats.sys_errors++;
+  }
+  fifo_head_ = (fifo_head_ + 1) % static_cast<uint32_t>(fifo_.size());
+  fifo_count_--;
+  wire_busy_ = false;
+  if (completes) d_.irq.raise_moderated(1);
+  kick_wire();
+  if (phase_ == Phase::WaitFifo && reserve_fifo(unit_fifo_)) {
+    phase_ = Phase::FetchData;
+    if (goal_ == stream_pos_) {
+      frame_done_fetching();
+    } else {
+      continue_fetch();
+    }
+  } else if (phase_ == Phase::Drain && fifo_count_ == 0) {
+    go_idle();
+  }
+}
+
+void TxEngine::save(StateWriter& w) const {
+  w.put(pos_[0]);
+  w.put(pos_[1]);
+  w.put<uint8_t>(pending_[0]);
+  w.put<uint8_t>(pending_[1]);
+  w.put(walk_instant_);
+  w.put(walk_count_);
+  w.put<uint8_t>(static_cast<uint8_t>(q_));
+  w.put<uint8_t>(busy_);
+  w.put(phase_);
+  w.put<uint32_t>(static_cast<uint32_t>(descs_.size()));
+  for (const Desc& dsc : descs_) {
+    w.put(dsc.index);
+    w.put(dsc.opts1);
+    w.put(dsc.opts2);
+    w.put(dsc.addr);
+  }
+  w.put(total_);
+  w.put(cur_desc_);
+  w.put(cur_off_);
+  w.put(goal_);
+  w.put(stream_pos_);
+  w.put(rd_addr_);
+  w.put(rd_len_);
+  w.put_bytes(buf_);
+  w.put_bytes(header_);
+  w.put(hdr_len_);
+  w.put(seg_index_);
+  w.put(seg_count_);
+  w.put(unit_fifo_);
+  w.put<uint8_t>(unit_reserved_);
+  w.put(fifo_used_);
+  w.put<uint8_t>(wire_busy_);
+  w.put(fifo_count_);
+  for (uint32_t i = 0; i < fifo_count_; i++) {
+    const WireFrame& f = fifo_[(fifo_head_ + i) % fifo_.size()];
+    w.put_bytes(f.bytes);
+    w.put(f.first_index);
+    w.put(f.queue);
+    w.put(f.fifo_bytes);
+    w.put<uint8_t>(f.completes);
+    w.put<uint32_t>(static_cast<uint32_t>(f.writeback.size()));
+    for (const auto& [addr, opts1] : f.writeback) {
+      w.put(addr);
+      w.put(opts1);
+    }
+  }
+}
+
+void TxEngine::load(StateReader& r) {
+  constexpr size_t kMaxBytes = kMaxTsoBytes + 64 * 1024;
+  pos_[0] = r.get<uint32_t>() % kMaxRing;
+  pos_[1] = r.get<uint32_t>() % kMaxRing;
+  pending_[0] = r.get_bool();
+  pending_[1] = r.get_bool();
+  walk_instant_ = r.get<uint64_t>();
+  walk_count_ = r.get<uint32_t>();
+  q_ = r.get<uint8_t>() & 1;
+  busy_ = r.get_bool();
+  phase_ = r.get<Phase>();
+  if (phase_ > Phase::Drain) r.fail();
+  const uint32_t n = r.get<uint32_t>();
+  if (n > kMaxFrags + 1) return r.fail();
+  descs_.clear();
+  for (uint32_t i = 0; i < n && r.ok(); i++) {
+    Desc dsc{};
+    dsc.index = r.get<uint32_t>();
+    dsc.opts1 = r.get<uint32_t>();
+    dsc.opts2 = r.get<uint32_t>();
+    dsc.addr = r.get<uint64_t>();
+    descs_.push_back(dsc);
+  }
+  if (!descs_.empty()) decode_offload();
+  total_ = r.get<uint32_t>();
+  cur_desc_ = r.get<uint32_t>();
+  cur_off_ = r.get<uint32_t>();
+  goal_ = r.get<uint32_t>();
+  stream_pos_ = r.get<uint32_t>();
+  rd_addr_ = r.get<uint64_t>();
+  rd_len_ = r.get<uint32_t>();
+  buf_ = r.get_bytes(kMaxBytes);
+  header_ = r.get_bytes(kMaxBytes);
+  hdr_len_ = r.get<uint32_t>();
+  seg_index_ = r.get<uint32_t>();
+  seg_count_ = r.get<uint32_t>();
+  unit_fifo_ = r.get<uint32_t>();
+  unit_reserved_ = r.get_bool();
+  fifo_used_ = r.get<uint32_t>();
+  wire_busy_ = r.get_bool();
+  const uint32_t count = r.get<uint32_t>();
+  if (count > 4096) return r.fail();
+  fifo_.assign(std::max<size_t>(8, count), WireFrame{});
+  fifo_head_ = 0;
+  fifo_count_ = 0;
+  for (uint32_t i = 0; i < count && r.ok(); i++) {
+    WireFrame& f = push_wire();
+    f.bytes = r.get_bytes(kMaxBytes);
+    f.first_index = r.get<uint32_t>();
+    f.queue = r.get<uint8_t>() & 1;
+    f.fifo_bytes = r.get<uint32_t>();
+    f.completes = r.get_bool();
+    const uint32_t wb = r.get<uint32_t>();
+    if (wb > kMaxFrags + 1) return r.fail();
+    f.writeback.clear();
+    for (uint32_t k = 0; k < wb; k++) {
+      const uint64_t addr = r.get<uint64_t>();
+      const uint32_t opts1 = r.get<uint32_t>();
+      f.writeback.emplace_back(addr, opts1);
+    }
+  }
+  // Cursor sanity: a blob that points outside the frame is rejected.
+  if (cur_desc_ > descs_.size() || stream_pos_ > goal_ || goal_ > total_ + 64) r.fail();
+  if ((phase_ == Phase::FetchHeader || phase_ == Phase::FetchData) && descs_.empty()) r.fail();
+}
+
+}  // namespace rtl8168sim

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The TX DMA engine (NPQ and HPQ rings, v2 descriptors) as an explicit
+// state machine driven by scheduler events:
+//
+//   doorbell -> FetchDesc --(Own, !LS)--> FetchDesc ... --(LS)--> frame:
+//     [TSO: FetchHeader] -> FetchData (read requests of at most the MXDMA
+//     burst, never crossing a descriptor or TSO segment boundary; each pays
+//     the PCIe read latency) -> the frame/segment enters the TX FIFO (store
+//     and forward) -> the next descriptor is fetched at once (prefetch) while
+//     the wire serialises the FIFO head (preamble + frame + FCS + IFG).
+//   When a frame's last byte leaves the wire its descriptors are written
+//   back (Own cleared, posted) and TxOK is raised.
+//   A prefetch that finds Own clear ends the walk ("ring empty"); the
+//   engine is idle once the FIFO drained.
+//
+// Guest memory is read when each simulated read completes, not at the
+// doorbell: that is what makes the lossy-txpoll race real (HISTORY.md §1).
+// Every ring walk is bounded (kMaxRing descriptors without EOR wrap).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "packet/packet.h"
+#include "state_io.h"
+#include "timing.h"
+
+namespace rtl8168sim {
+
+class Device;
+
+class TxEngine {
+ public:
+  static constexpr uint32_t kMaxRing = 1024;   // walk bound without EOR (16 KiB of descriptors)
+  static constexpr uint32_t kMaxFrags = 64;    // descriptors per frame before it is refused
+  static constexpr uint32_t kMaxTsoBytes = 256 * 1024;
+
+  explicit TxEngine(Device& d) : d_(d) {}
+  void reset();                  // ChipCmd reset / power-on: positions to 0, nothing in flight
+  void halt();                   // TxEnb cleared / StopReq: drop in-flight work, keep positions
+  void doorbell(unsigned queue); // 0 = NPQ, 1 = HPQ
+  void on_dma_done();
+  void on_wire_done();
+  bool busy() const { return busy_; }
+  uint32_t position(unsigned queue) const { return pos_[queue]; }
+
+  void save(StateWriter& w) const;
+  void load(StateReader& r);
+
+ private:
+  enum class Phase : uint8_t { Idle, FetchDesc, FetchHeader, FetchData, WaitFifo, Drain };
+  struct Desc {
+    uint32_t index;
+    uint32_t opts1, opts2;
+    uint64_t addr;
+    uint32_t len() const;
+  };
+  struct WireFrame {
+    std::vector<uint8_t> bytes;
+    uint32_t first_index = 0;               // ring index of the frame's first descriptor
+    uint8_t queue = 0;
+    uint32_t fifo_bytes = 0;
+    bool completes = false;                 // last piece of a descriptor frame
+      std::vector<std::pair<uint64_t, uint32_t>> writeback;  // desc address, opts1 to write
+  };
+
+  uint64_t ring_base(unsigned q) const;
+  uint32_t burst() const;
+  void fetch_desc();
+  void desc_fetched();
+  void begin_frame();
+  void continue_fetch();
+  void data_fetched();
+  void frame_done_fetching();
+  void refuse_frame(uint64_t reason);
+  void start_segment();
+  void decode_offload();
+  void seek(uint32_t stream_pos);
+  void end_walk();
+  void go_idle();
+  void kick_wire();
+  WireFrame& push_wire();
+  void fill_writeback(WireFrame& f) const;
+  void advance_position();
+  bool reserve_fifo(uint32_t bytes);
+
+  Device& d_;
+  // Ring state.
+  std::array<uint32_t, 2> pos_{};
+  std::array<bool, 2> pending_{};     // doorbell latched while busy (not lost)
+  Time walk_instant_ = kNever;        // bound on descriptors fetched at one instant
+  uint32_t walk_count_ = 0;
+  unsigned q_ = 0;
+  bool busy_ = false;
+  Phase phase_ = Phase::Idle;
+  // Current frame.
+  std::vector<Desc> descs_;
+  packet::TxOffload off_{};
+  bool tso_ = false;
+  uint32_t total_ = 0;           // bytes described by descs_
+  uint32_t cur_desc_ = 0;        // stream cursor: descriptor, offset in its buffer
+  uint32_t cur_off_ = 0;
+  uint32_t goal_ = 0;            // stream position where the current unit (frame/segment) ends
+  uint32_t stream_pos_ = 0;
+  uint64_t rd_addr_ = 0;         // read request in flight
+  uint32_t rd_len_ = 0;
+  std::vector<uint8_t> buf_;     // frame (or TSO segment payload) being assembled
+  std::vector<uint8_t> header_;  // TSO header
+  uint32_t hdr_len_ = 0;
+  uint32_t seg_index_ = 0, seg_count_ = 0;
+  uint32_t unit_fifo_ = 0;       // FIFO bytes the unit being fetched will take
+  bool unit_reserved_ = false;
+  // FIFO + wire.
+  std::vector<WireFrame> fifo_;  // ring buffer (entries keep their capacity)
+  uint32_t fifo_head_ = 0, fifo_count_ = 0;
+  uint32_t fifo_used_ = 0;
+  bool wire_busy_ = false;
+  std::vector<uint8_t> scratch_;
+};
+
+}  // namespace rtl8168sim
