@@ -83,12 +83,26 @@ void Device::dispatch(const Event& e) {
   }
 }
 
+// Natural alignment, 1/2/4 bytes, inside the 256-byte file (64-bit compare:
+// no wrap-around for hostile offsets).
 static bool access_ok(uint32_t off, unsigned size) {
-  return (size == 1 || size == 2 || size == 4) && off % size == 0 && off + size <= reg::kFileSize;
+  return (size == 1 || size == 2 || size == 4) && off % size == 0 &&
+         static_cast<uint64_t>(off) + size <= reg::kFileSize;
+}
+
+// Inside BAR2 but above the register file: decodes nothing (reads 0).
+static bool above_file(uint32_t off, unsigned size) {
+  return (size == 1 || size == 2 || size == 4) && off % size == 0 && off >= reg::kFileSize &&
+         static_cast<uint64_t>(off) + size <= RTL8168_MMIO_SIZE;
 }
 
 uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
   advance_to(now);
+  if (above_file(off, size)) {
+    trace(Tr::BadAccess, off, size, 0);
+    finish_entry();
+    return 0;
+  }
   if (!access_ok(off, size)) {
     stats.bad_access++;
     trace(Tr::BadAccess, off, size, 0);
@@ -108,6 +122,11 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
 
 void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
   advance_to(now);
+  if (above_file(off, size)) {
+    trace(Tr::BadAccess, off, size, 1);
+    finish_entry();
+    return;
+  }
   if (!access_ok(off, size)) {
     stats.bad_access++;
     trace(Tr::BadAccess, off, size, 1);
@@ -371,10 +390,12 @@ std::string Device::load(std::span<const uint8_t> blob) {
     return err;
   }
   // No trace record (the hash must continue exactly as on the saving side)
-  // and never an interrupt here: only the host timer is re-armed.
+  // and never an MSI here: the host timer is re-armed and the INTx line
+  // re-driven to the restored level (idempotent for a host that restored it).
   const Time next = sched_.next_time();
   armed_ = next;
   ops_.timer_arm(ops_.opaque, next);
+  ops_.set_intx(ops_.opaque, irq.intx_asserted() ? 1 : 0);
   return {};
 }
 

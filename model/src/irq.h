@@ -29,6 +29,7 @@ class Irq {
   void on_mitigate_write();
   void on_mitigation_timer(uint64_t arg);
   bool level() const { return int_level_; }
+  bool intx_asserted() const { return intx_asserted_; }
 
   void save(StateWriter& w) const;
   void load(StateReader& r);

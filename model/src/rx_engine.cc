@@ -33,7 +33,12 @@ void RxEngine::halt() {
   host_waiting_ = false;
 }
 
-bool RxEngine::can_receive() const { return fifo_used_ < d_.timing().rx_fifo_size; }
+// Room for a standard frame (1518 + VLAN tag + FCS); a jumbo frame may still
+// be refused by receive() and waits for rx_ready like any other.
+bool RxEngine::can_receive() const {
+  constexpr uint32_t kStdFrame = 1518 + 4 + 4;
+  return fifo_used_ == 0 || fifo_used_ + kStdFrame <= d_.timing().rx_fifo_size;
+}
 
 bool RxEngine::take_ready_signal() {
   const bool r = ready_signal_;

@@ -120,9 +120,11 @@ void rtl8168_reset(rtl8168 *dev, uint64_t now);
 /* ---- guest register access -------------------------------------------- */
 
 /* Register access through BAR0 or BAR2 (same decode). size is 1, 2, 4 or
- * 8; accesses the hardware does not support (unaligned, 8-byte, beyond the
- * register file) read as all-ones / are ignored and counted as
- * bad_access. Reads have no side effects. */
+ * 8. Aligned accesses inside BAR2 above the register file (0x100-0xfff)
+ * decode nothing: they read 0 and writes are ignored (traced). Accesses the
+ * hardware does not support (unaligned, 8-byte, beyond the BAR) read as
+ * all-ones, are ignored and are counted as bad_access. Reads have no side
+ * effects. */
 uint64_t rtl8168_reg_read(rtl8168 *dev, uint64_t now, uint32_t offset, unsigned size);
 void rtl8168_reg_write(rtl8168 *dev, uint64_t now, uint32_t offset, uint64_t value,
                        unsigned size);
@@ -135,8 +137,8 @@ void rtl8168_timer_expired(rtl8168 *dev, uint64_t now);
 
 /* ---- network side ----------------------------------------------------- */
 
-/* True when rtl8168_receive() would accept a frame now (receiver enabled
- * and room in the RX FIFO). A frame refused by the accept filter or for
+/* True when rtl8168_receive() would accept a standard frame (up to 1522
+ * bytes) now: room in the RX FIFO. A frame refused by the accept filter or for
  * lack of RX descriptors is still *accepted* and counted as dropped; only
  * a full FIFO applies back-pressure. */
 bool rtl8168_can_receive(rtl8168 *dev, uint64_t now);
@@ -164,7 +166,8 @@ int rtl8168_state_load(rtl8168 *dev, const uint8_t *buf, size_t len, char *err, 
 
 /* ---- observability ---------------------------------------------------- */
 
-/* FNV-1a over every trace event since creation/reset (survives
+/* A 64-bit hash (FNV-1a style, word-wise) over every trace event since
+ * creation/reset (survives
  * save/restore), so two runs can be compared bit for bit. */
 uint64_t rtl8168_trace_hash(const rtl8168 *dev);
 uint64_t rtl8168_trace_events(const rtl8168 *dev);

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Timing parameters seen from the wire: PCIe read latency, the MXDMA burst
+// from TxConfig (or forced by tx-mxdma), the extra read request one byte
+// past a burst boundary (HISTORY.md episode 3), and functional mode.
+// Only relations are asserted (slower / faster / a jump), never figures.
+#include <gtest/gtest.h>
+#include <rtl8168/rtl8168.h>
+
+#include "harness/nic.h"
+
+namespace rtl8168_test {
+namespace {
+
+const Mac kDst = {0x52, 0x54, 0x00, 0x00, 0x00, 0x02};
+constexpr uint64_t kReadLatency = 1000;
+
+// Doorbell-to-wire time of one frame of `len` bytes on a fresh device.
+uint64_t tx_latency(const Params& extra, size_t len, uint32_t txconfig = kTxConfigDriver) {
+  Params p = with(default_params(true), {{"pcie-read-latency", std::to_string(kReadLatency)}});
+  p = with(p, extra);
+  DriverConfig dc;
+  dc.tx_config = txconfig;
+  Nic nic(p, dc);
+  EXPECT_TRUE(nic.up());
+  nic.drv.queue_frame(frame_to(kDst, len, 1));
+  const uint64_t t0 = nic.host.now();
+  nic.drv.kick();
+  EXPECT_TRUE(nic.drv.wait_tx(10'000'000));
+  EXPECT_EQ(nic.host.tx.size(), 1u);
+  return nic.host.tx.empty() ? 0 : nic.host.tx[0].time - t0;
+}
+
+TEST(ApiTiming, ReadLatencySlowsTransmit) {
+  const uint64_t fast = tx_latency({{"pcie-read-latency", "200"}}, 1514);
+  const uint64_t slow = tx_latency({{"pcie-read-latency", "3000"}}, 1514);
+  EXPECT_GT(slow, fast + 2800) << "descriptor fetch and data read each pay the read latency";
+}
+
+TEST(ApiTiming, SmallerTxConfigBurstIsSlower) {
+  // MXDMA 7 (unlimited) vs 2 (64-byte requests: 24 round trips for 1514 bytes).
+  const uint64_t unlimited = tx_latency({{"tx-mxdma", "auto"}}, 1514, 0x03000700);
+  const uint64_t small = tx_latency({{"tx-mxdma", "auto"}}, 1514, 0x03000200);
+  EXPECT_GT(small, unlimited + 10 * kReadLatency);
+}
+
+TEST(ApiTiming, ForcedMxdmaOverridesTxConfig) {
+  const uint64_t a = tx_latency({{"tx-mxdma", "2"}}, 1514, 0x03000700);
+  const uint64_t b = tx_latency({{"tx-mxdma", "2"}}, 1514, 0x03000200);
+  EXPECT_EQ(a, b) << "tx-mxdma=2 must ignore the TxConfig MXDMA field";
+  const uint64_t unlimited = tx_latency({{"tx-mxdma", "7"}}, 1514, 0x03000200);
+  EXPECT_LT(unlimited, a);
+}
+
+TEST(ApiTiming, OneByteOverABurstCostsAReadRequest) {
+  // MXDMA 6 = 1024-byte requests: 1024 bytes is one request, 1025 is two.
+  const Params p = {{"tx-mxdma", "6"}};
+  const uint64_t l1023 = tx_latency(p, 1023), l1024 = tx_latency(p, 1024),
+                 l1025 = tx_latency(p, 1025);
+  ASSERT_GT(l1024, 0u);
+  EXPECT_LT(l1024 - l1023, kReadLatency / 2) << "within one request: about a byte time";
+  EXPECT_GE(l1025 - l1024, kReadLatency / 2) << "one more request: another round trip";
+}
+
+TEST(ApiTiming, FunctionalModeHasZeroLatency) {
+  Nic nic(default_params(false));
+  ASSERT_UP(nic);
+  nic.drv.queue_frame(frame_to(kDst, 1514));
+  const uint64_t t0 = nic.host.now();
+  nic.drv.kick();
+  ASSERT_EQ(nic.host.tx.size(), 1u);
+  EXPECT_EQ(nic.host.tx[0].time, t0);
+  EXPECT_EQ(nic.drv.tx_opts1(0) & kDescOwn, 0u) << "write-back done inside the doorbell";
+  ASSERT_EQ(nic.host.receive(frame_to_us(1514)), 1514u);
+  EXPECT_EQ(nic.drv.rx_poll().size(), 1u) << "RX delivered inside receive()";
+}
+
+}  // namespace
+}  // namespace rtl8168_test
