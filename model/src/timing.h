@@ -33,12 +33,16 @@ struct TimingParams {
   Time txpoll_ack_time = 0;         // NPQ bit reads back set for this long after a doorbell
 };
 
-// Cost of moving `bytes` of payload over the link in TLPs of at most
-// `pcie_completion_size` data bytes each (data + per-TLP overhead).
+// Cost of moving `bytes` of payload over the link in TLPs of
+// `pcie_completion_size` data bytes (data + per-TLP overhead). Completions
+// split at address boundaries, so for buffers of arbitrary alignment the
+// overhead is charged pro rata (the average over alignments) rather than
+// per whole TLP.
 inline Time link_transfer_time(const TimingParams& t, uint64_t bytes) {
   if (bytes == 0 || t.pcie_bandwidth == 0) return 0;
-  const uint64_t tlps = (bytes + t.pcie_completion_size - 1) / t.pcie_completion_size;
-  const uint64_t wire_bytes = bytes + tlps * t.pcie_tlp_overhead;
+  const uint64_t overhead =
+      (bytes * t.pcie_tlp_overhead + t.pcie_completion_size - 1) / t.pcie_completion_size;
+  const uint64_t wire_bytes = bytes + overhead;
   // bandwidth is MB/s = bytes per microsecond -> ns = bytes * 1000 / MBps
   return (wire_bytes * 1000 + t.pcie_bandwidth - 1) / t.pcie_bandwidth;
 }
