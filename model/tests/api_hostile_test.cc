@@ -80,14 +80,16 @@ TEST_F(ApiHostile, TxFrameBeyondJumboLimit) {
   const Bytes big = frame_to(kDst, 16000, 3);
   std::vector<Bytes> frags;
   for (size_t off = 0; off < big.size(); off += 4000)
-    frags.emplace_back(big.begin() + static_cast<long>(off), big.begin() + static_cast<long>(off + 4000));
+    frags.emplace_back(big.begin() + static_cast<long>(off),
+                       big.begin() + static_cast<long>(off + 4000));
   const auto before = nic.host.stats();
   nic.drv.queue_tx(frags);
   nic.drv.kick();
   ASSERT_TRUE(nic.host.advance(10'000'000));
   EXPECT_TRUE(nic.host.tx.empty()) << "a 16000-byte frame reached the wire";
   const auto after = nic.host.stats();
-  EXPECT_GT(after.tx_bad_descriptors + after.tx_errors, before.tx_bad_descriptors + before.tx_errors);
+  EXPECT_GT(after.tx_bad_descriptors + after.tx_errors,
+            before.tx_bad_descriptors + before.tx_errors);
   expect_recovers();
 }
 
@@ -98,7 +100,8 @@ TEST_F(ApiHostile, TxSingleDescriptorOfMaximumLength) {
   ASSERT_TRUE(nic.host.advance(10'000'000));
   EXPECT_TRUE(nic.host.tx.empty());
   const auto after = nic.host.stats();
-  EXPECT_GT(after.tx_bad_descriptors + after.tx_errors, before.tx_bad_descriptors + before.tx_errors);
+  EXPECT_GT(after.tx_bad_descriptors + after.tx_errors,
+            before.tx_bad_descriptors + before.tx_errors);
   expect_recovers();
 }
 

@@ -97,7 +97,7 @@ TEST(ApiRegs, UnsupportedAccessesReadAllOnesAndAreCounted) {
       {kIntrStatus + 1, 2},  // odd word
       {kMAC0 + 2, 4},        // unaligned dword
       {kTxConfig + 1, 4},
-      {kMAC0, 8},            // 8-byte access
+      {kMAC0, 8},  // 8-byte access
       {kMAR0, 8},
       {RTL8168_MMIO_SIZE, 1},  // beyond the window
       {RTL8168_MMIO_SIZE + 4, 4},
@@ -120,11 +120,11 @@ TEST(ApiRegs, UnsupportedWritesAreIgnoredAndCounted) {
   h.w8(kCfg9346, kCfg9346Unlock);
   const uint64_t before = h.stats().bad_access;
   const uint32_t mac0 = h.r32(kMAC0);
-  h.write(kMAC0 + 1, 0xbeef, 2);                 // odd word
-  h.write(kMAC0 + 2, 0xdeadbeef, 4);             // unaligned dword
-  h.write(kMAC0, 0x1122334455667788ull, 8);      // 8-byte
-  h.write(kIntrMask + 1, 0xffff, 2);             // odd word over IntrMask/Status
-  h.write(RTL8168_MMIO_SIZE, 0xff, 1);           // beyond the window
+  h.write(kMAC0 + 1, 0xbeef, 2);             // odd word
+  h.write(kMAC0 + 2, 0xdeadbeef, 4);         // unaligned dword
+  h.write(kMAC0, 0x1122334455667788ull, 8);  // 8-byte
+  h.write(kIntrMask + 1, 0xffff, 2);         // odd word over IntrMask/Status
+  h.write(RTL8168_MMIO_SIZE, 0xff, 1);       // beyond the window
   h.write(0xfffffff0, 0xffffffff, 4);
   EXPECT_EQ(h.r32(kMAC0), mac0);
   EXPECT_EQ(h.r16(kIntrMask), 0);
@@ -248,7 +248,8 @@ TEST(ApiRegs, ChipResetKeepsMacAndStopsTxRx) {
 TEST(ApiRegs, ChipResetRewindsRingPositions) {
   Nic nic;
   ASSERT_UP(nic);
-  for (int i = 0; i < 3; ++i) nic.drv.xmit(frame_to({1, 2, 3, 4, 5, 6}, 100, static_cast<uint8_t>(i)));
+  for (int i = 0; i < 3; ++i)
+    nic.drv.xmit(frame_to({1, 2, 3, 4, 5, 6}, 100, static_cast<uint8_t>(i)));
   ASSERT_TRUE(nic.drv.wait_tx());
   for (int i = 0; i < 2; ++i) nic.host.receive(frame_to_us(100, static_cast<uint8_t>(i)));
   ASSERT_EQ(nic.drv.rx_poll().size(), 2u);

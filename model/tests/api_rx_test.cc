@@ -112,12 +112,16 @@ TEST_F(ApiRx, MulticastHashFilter) {
   }
   ASSERT_TRUE(miss.has_value());
   set_accept(kAcceptMulticast | kAcceptMyPhys);
-  EXPECT_TRUE(offer(frame_to(g1, 80)).has_value()) << "joined group 1 (bit " << mc_hash_bit(g1) << ")";
-  EXPECT_TRUE(offer(frame_to(g2, 80)).has_value()) << "joined group 2 (bit " << mc_hash_bit(g2) << ")";
-  EXPECT_FALSE(offer(frame_to(*miss, 80)).has_value()) << "hash bit " << mc_hash_bit(*miss) << " clear";
+  EXPECT_TRUE(offer(frame_to(g1, 80)).has_value())
+      << "joined group 1 (bit " << mc_hash_bit(g1) << ")";
+  EXPECT_TRUE(offer(frame_to(g2, 80)).has_value())
+      << "joined group 2 (bit " << mc_hash_bit(g2) << ")";
+  EXPECT_FALSE(offer(frame_to(*miss, 80)).has_value())
+      << "hash bit " << mc_hash_bit(*miss) << " clear";
   // The hash bit lives at MAR byte 7 - (n >> 3), bit n & 7 (R8169-NOTES 2).
   const unsigned n = mc_hash_bit(*miss);
-  nic.host.w8(kMAR0 + 7 - (n >> 3), static_cast<uint8_t>(nic.host.r8(kMAR0 + 7 - (n >> 3)) | 1u << (n & 7)));
+  nic.host.w8(kMAR0 + 7 - (n >> 3),
+              static_cast<uint8_t>(nic.host.r8(kMAR0 + 7 - (n >> 3)) | 1u << (n & 7)));
   EXPECT_TRUE(offer(frame_to(*miss, 80)).has_value()) << "after setting its bit by hand";
   // IFF_ALLMULTI: all ones.
   nic.host.w32(kMAR0, 0xffffffff);
@@ -231,7 +235,8 @@ TEST_F(ApiRx, NoOwnedDescriptorRaisesRxOverflow) {
   nic.host.advance(1'000'000);
   EXPECT_EQ(nic.host.r16(kIntrStatus) & kRxOverflow, 0) << "256 armed descriptors, 256 frames";
   const auto before = nic.host.stats();
-  EXPECT_EQ(nic.host.receive(frame_to_us(100, 0xee)), 100u) << "a frame without descriptor is consumed";
+  EXPECT_EQ(nic.host.receive(frame_to_us(100, 0xee)), 100u)
+      << "a frame without descriptor is consumed";
   nic.host.advance(1'000'000);
   const auto after = nic.host.stats();
   EXPECT_NE(nic.host.r16(kIntrStatus) & kRxOverflow, 0);
@@ -270,12 +275,24 @@ TEST_F(ApiRx, EveryOfferedFrameIsDeliveredOrCounted) {
   for (unsigned i = 0; i < 600; ++i) {
     Bytes f;
     switch (i % 6) {
-      case 0: f = frame_to_us(60 + i); break;
-      case 1: f = frame_to(other, 80); break;
-      case 2: f = frame_to(kBroadcast, 90); break;
-      case 3: f = frame_to_us(8); break;
-      case 4: f = frame_to_us(20000); break;
-      default: f = ipv4_udp(test_mac(), kPeerMac, pattern(i)); break;
+      case 0:
+        f = frame_to_us(60 + i);
+        break;
+      case 1:
+        f = frame_to(other, 80);
+        break;
+      case 2:
+        f = frame_to(kBroadcast, 90);
+        break;
+      case 3:
+        f = frame_to_us(8);
+        break;
+      case 4:
+        f = frame_to_us(20000);
+        break;
+      default:
+        f = ipv4_udp(test_mac(), kPeerMac, pattern(i));
+        break;
     }
     ASSERT_EQ(nic.host.receive(f), f.size());
     ++offered;
@@ -338,8 +355,8 @@ TEST(ApiRxTiming, DeliveryTakesTime) {
   ASSERT_EQ(nic.host.receive(frame_to_us(1514)), 1514u);
   // A 1514-byte frame cannot be in guest memory before it has been DMA'd;
   // at least check it is complete and signalled after a while, in order.
-  ASSERT_TRUE(nic.drv.poll([&] { return (nic.host.r16(kIntrStatus) & kRxOK) != 0; }, 100,
-                           10'000'000));
+  ASSERT_TRUE(
+      nic.drv.poll([&] { return (nic.host.r16(kIntrStatus) & kRxOK) != 0; }, 100, 10'000'000));
   const auto r = nic.drv.rx_poll();
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].opts1 & kRxLenMask, 1518u);

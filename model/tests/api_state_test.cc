@@ -163,11 +163,11 @@ TEST(ApiState, BadBlobsAreRefusedAndTheDeviceStillWorks) {
   const uint16_t mask = nic.host.r16(kIntrMask);
 
   std::vector<std::vector<uint8_t>> bad;
-  bad.emplace_back();                                                        // empty
+  bad.emplace_back();                                                                 // empty
   bad.emplace_back(good.begin(), good.begin() + static_cast<long>(good.size() / 2));  // truncated
-  bad.emplace_back(good.begin(), good.end() - 1);                            // one byte short
-  bad.push_back(pattern(good.size(), 99));                                   // garbage
-  bad.push_back(pattern(7, 98));                                             // short garbage
+  bad.emplace_back(good.begin(), good.end() - 1);  // one byte short
+  bad.push_back(pattern(good.size(), 99));         // garbage
+  bad.push_back(pattern(7, 98));                   // short garbage
   {
     auto b = good;
     b[0] ^= 0xff;  // bad magic

@@ -22,8 +22,8 @@ struct ApiTso : ::testing::Test {
     EXPECT_TRUE(p.ok);
     const Bytes hdr(super.begin(), super.begin() + static_cast<long>(p.payload));
     const Bytes pay(super.begin() + static_cast<long>(p.payload), super.end());
-    const uint32_t opts1 = (ipv6 ? kTd1GtsEnv6 : kTd1GtsEnv4) |
-                           static_cast<uint32_t>(p.l4) << kGttcphoShift;
+    const uint32_t opts1 = (ipv6 ? kTd1GtsEnv6 : kTd1GtsEnv4) | static_cast<uint32_t>(p.l4)
+                                                                    << kGttcphoShift;
     const uint32_t opts2 = static_cast<uint32_t>(mss) << kTd1MssShift | extra_opts2;
     const size_t before = nic.host.tx.size();
     nic.drv.queue_tx({hdr, pay}, opts1, opts2);

@@ -67,8 +67,9 @@ TEST_F(ApiTx, SingleFrame) {
 
 TEST_F(ApiTx, ScatterGatherFrameIsConcatenated) {
   const Bytes f = frame_to(kDst, 1000, 3);
-  std::vector<Bytes> frags = {Bytes(f.begin(), f.begin() + 14), Bytes(f.begin() + 14, f.begin() + 115),
-                              Bytes(f.begin() + 115, f.begin() + 116), Bytes(f.begin() + 116, f.end())};
+  std::vector<Bytes> frags = {
+      Bytes(f.begin(), f.begin() + 14), Bytes(f.begin() + 14, f.begin() + 115),
+      Bytes(f.begin() + 115, f.begin() + 116), Bytes(f.begin() + 116, f.end())};
   const unsigned first = nic.drv.cur_tx();
   EXPECT_EQ(send_one(frags), f);
   for (unsigned i = 0; i < frags.size(); ++i)
@@ -99,8 +100,9 @@ class ApiTxCsum : public ApiTx, public ::testing::WithParamInterface<CsumCase> {
 TEST_P(ApiTxCsum, ChecksumOffloadProducesValidChecksums) {
   const CsumCase& c = GetParam();
   const Bytes payload = pattern(c.payload, 9);
-  Bytes f = c.ipv6 ? (c.tcp ? ipv6_tcp(kDst, test_mac(), payload) : ipv6_udp(kDst, test_mac(), payload))
-                   : (c.tcp ? ipv4_tcp(kDst, test_mac(), payload) : ipv4_udp(kDst, test_mac(), payload));
+  Bytes f =
+      c.ipv6 ? (c.tcp ? ipv6_tcp(kDst, test_mac(), payload) : ipv6_udp(kDst, test_mac(), payload))
+             : (c.tcp ? ipv4_tcp(kDst, test_mac(), payload) : ipv4_udp(kDst, test_mac(), payload));
   const Parsed p = parse(f);
   ASSERT_TRUE(p.ok);
   // rtl8169_tso_csum_v2, CHECKSUM_PARTIAL branch.
@@ -117,16 +119,12 @@ TEST_P(ApiTxCsum, ChecksumOffloadProducesValidChecksums) {
   expect_same_but_checksums(f, got);
 }
 
-INSTANTIATE_TEST_SUITE_P(Api, ApiTxCsum,
-                         ::testing::Values(CsumCase{"v4tcp", false, true, 200},
-                                           CsumCase{"v4tcp_odd", false, true, 1001},
-                                           CsumCase{"v4udp", false, false, 333},
-                                           CsumCase{"v4udp_tiny", false, false, 1},
-                                           CsumCase{"v6tcp", true, true, 1220},
-                                           CsumCase{"v6udp", true, false, 77}),
-                         [](const ::testing::TestParamInfo<CsumCase>& pi) {
-                           return std::string(pi.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Api, ApiTxCsum,
+    ::testing::Values(CsumCase{"v4tcp", false, true, 200}, CsumCase{"v4tcp_odd", false, true, 1001},
+                      CsumCase{"v4udp", false, false, 333}, CsumCase{"v4udp_tiny", false, false, 1},
+                      CsumCase{"v6tcp", true, true, 1220}, CsumCase{"v6udp", true, false, 77}),
+    [](const ::testing::TestParamInfo<CsumCase>& pi) { return std::string(pi.param.name); });
 
 TEST_F(ApiTx, Ipv4HeaderChecksumOnlyWhenAskedFor) {
   // Without any checksum bit the device must not touch the frame.

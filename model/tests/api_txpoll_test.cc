@@ -37,7 +37,7 @@ struct Outcome {
   bool in_window = false;  // A not yet on the wire when B was queued
   bool stranded = false;   // B still owned by the NIC after kSettle
   bool sent_after_rekick = false;
-  uint64_t ignored = 0;    // stats.tx_doorbells_ignored
+  uint64_t ignored = 0;  // stats.tx_doorbells_ignored
 };
 
 // Queue A, ring; at `delay` after the doorbell queue B and ring again.

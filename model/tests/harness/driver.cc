@@ -222,7 +222,8 @@ bool Driver::phy_config() {
   ok &= mdio_write(kMiiPage, 3);
   ok &= mdio_write(0x16, 0x0f0a);
   ok &= mdio_write(kMiiPage, 0);
-  for (const auto& [reg, bit] : {std::pair<unsigned, uint16_t>{0x16, 0x1}, {0x14, 0x20}, {0x0d, 0x20}}) {
+  for (const auto& [reg, bit] :
+       {std::pair<unsigned, uint16_t>{0x16, 0x1}, {0x14, 0x20}, {0x0d, 0x20}}) {
     const auto v = mdio_read(reg);
     if (!v) return false;
     ok &= mdio_write(reg, static_cast<uint16_t>(*v | bit));
@@ -233,7 +234,8 @@ bool Driver::phy_config() {
 bool Driver::phy_soft_reset() {
   const auto bmcr = mdio_read(kMiiBmcr);
   if (!bmcr) return false;
-  if (!mdio_write(kMiiBmcr, static_cast<uint16_t>(*bmcr | kBmcrReset | kBmcrAnRestart))) return false;
+  if (!mdio_write(kMiiBmcr, static_cast<uint16_t>(*bmcr | kBmcrReset | kBmcrAnRestart)))
+    return false;
   // phy_poll_reset: up to 600 ms.
   return poll(
       [&] {
@@ -250,8 +252,8 @@ bool Driver::phy_start() {
   if (!adv || !c1000 || !bmcr) return false;
   bool ok = mdio_write(kMiiAdvertise, static_cast<uint16_t>(*adv | 0x01e0));
   ok &= mdio_write(kMiiCtrl1000, static_cast<uint16_t>(*c1000 | 0x0200));
-  ok &= mdio_write(kMiiBmcr, static_cast<uint16_t>((*bmcr | kBmcrAnEnable | kBmcrAnRestart) &
-                                                   ~kBmcrPdown));
+  ok &= mdio_write(kMiiBmcr,
+                   static_cast<uint16_t>((*bmcr | kBmcrAnEnable | kBmcrAnRestart) & ~kBmcrPdown));
   return ok;
 }
 
@@ -345,7 +347,8 @@ std::vector<RxFrame> Driver::rx_poll(bool rearm, size_t max) {
     f.index = cur_rx;
     f.opts1 = opts1;
     f.opts2 = host.mem().r32(d + 4);
-    const uint32_t len = std::min<uint32_t>(opts1 & kRxLenMask, static_cast<uint32_t>(kRxBufStride));
+    const uint32_t len =
+        std::min<uint32_t>(opts1 & kRxLenMask, static_cast<uint32_t>(kRxBufStride));
     f.data = host.mem().read(host.mem().r64(d + 8), len);
     out.push_back(std::move(f));
     if (rearm) {

@@ -29,7 +29,7 @@ struct DriverConfig {
   uint16_t rx_max_size = 0x4000;         // rtl_set_rx_max_size
   uint32_t tx_config = kTxConfigDriver;
   uint32_t rx_buf_size = kRxBufSize;
-  bool wait_link = true;                 // open() waits for BMSR link up
+  bool wait_link = true;  // open() waits for BMSR link up
   uint64_t link_timeout_ns = 3'000'000'000;
 };
 

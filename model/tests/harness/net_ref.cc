@@ -126,7 +126,8 @@ void put_be32(Bytes& b, size_t off, uint32_t v) {
 
 uint32_t ones_sum(std::span<const uint8_t> data, uint32_t sum) {
   uint64_t s = sum;
-  for (size_t i = 0; i + 1 < data.size(); i += 2) s += static_cast<uint32_t>((data[i] << 8) | data[i + 1]);
+  for (size_t i = 0; i + 1 < data.size(); i += 2)
+    s += static_cast<uint32_t>((data[i] << 8) | data[i + 1]);
   if (data.size() & 1) s += static_cast<uint32_t>(data.back() << 8);
   while (s >> 16) s = (s & 0xffff) + (s >> 16);
   return static_cast<uint32_t>(s);
@@ -182,15 +183,13 @@ Bytes pattern(size_t len, uint8_t seed) {
   return b;
 }
 
-Bytes ipv4_tcp(const Mac& dst, const Mac& src, std::span<const uint8_t> payload,
-               const TcpOpts& o) {
+Bytes ipv4_tcp(const Mac& dst, const Mac& src, std::span<const uint8_t> payload, const TcpOpts& o) {
   Bytes l4 = tcp_header(o);
   append(l4, payload);
   return ipv4_packet(dst, src, 6, o.ip_id, l4);
 }
 
-Bytes ipv6_tcp(const Mac& dst, const Mac& src, std::span<const uint8_t> payload,
-               const TcpOpts& o) {
+Bytes ipv6_tcp(const Mac& dst, const Mac& src, std::span<const uint8_t> payload, const TcpOpts& o) {
   Bytes l4 = tcp_header(o);
   append(l4, payload);
   return ipv6_packet(dst, src, 6, l4);

@@ -38,7 +38,8 @@ uint32_t ether_crc_be(std::span<const uint8_t> data);
 unsigned mc_hash_bit(const Mac& da);
 
 // ---- frame builders (correct checksums unless told otherwise) ----------
-Bytes eth_frame(const Mac& dst, const Mac& src, uint16_t ethertype, std::span<const uint8_t> payload);
+Bytes eth_frame(const Mac& dst, const Mac& src, uint16_t ethertype,
+                std::span<const uint8_t> payload);
 Bytes pattern(size_t len, uint8_t seed = 1);
 
 struct TcpOpts {

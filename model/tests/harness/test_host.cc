@@ -42,8 +42,8 @@ struct TestHost::Enter {
 
 const rtl8168_host_ops& TestHost::ops_template() {
   static const rtl8168_host_ops ops = {
-      nullptr,       cb_dma_read,   cb_dma_write, cb_msi_enabled, cb_msi_notify,
-      cb_set_intx,   cb_transmit,   cb_timer_arm, cb_rx_ready,    cb_trace,
+      nullptr,     cb_dma_read, cb_dma_write, cb_msi_enabled, cb_msi_notify,
+      cb_set_intx, cb_transmit, cb_timer_arm, cb_rx_ready,    cb_trace,
   };
   return ops;
 }

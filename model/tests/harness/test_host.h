@@ -98,8 +98,8 @@ class TestHost {
   int load(std::span<const uint8_t> blob, std::string* err = nullptr);
 
   // ---- recorded host-side effects ----
-  std::vector<TxRecord> tx;                          // frames on the wire
-  std::vector<uint64_t> msi_times;                   // one entry per MSI message
+  std::vector<TxRecord> tx;                            // frames on the wire
+  std::vector<uint64_t> msi_times;                     // one entry per MSI message
   std::vector<std::pair<uint64_t, int>> intx_changes;  // (time, level) per set_intx call
   int intx_level = 0;
   uint64_t timer_arms = 0;
