@@ -135,5 +135,56 @@ TEST(ApiConfig, MacParameterReachesIdRegisters) {
   for (unsigned i = 0; i < 6; ++i) EXPECT_EQ(h.r8(i), want[i]) << "MAC" << i;
 }
 
+TEST(ApiConfig, CreateRejectsMissingRequiredCallbacks) {
+  rtl8168_config* cfg = rtl8168_config_new();
+  char err[256] = {};
+  ASSERT_EQ(rtl8168_config_set(cfg, "chip", "8168c", err, sizeof err), 0) << err;
+  auto noop_dma_r = [](void*, uint64_t, void*, size_t) { return 0; };
+  auto noop_dma_w = [](void*, uint64_t, const void*, size_t) { return 0; };
+  rtl8168_host_ops full = {};
+  full.dma_read = noop_dma_r;
+  full.dma_write = noop_dma_w;
+  full.msi_enabled = [](void*) { return false; };
+  full.msi_notify = [](void*) {};
+  full.set_intx = [](void*, int) {};
+  full.transmit = [](void*, const uint8_t*, size_t) {};
+  full.timer_arm = [](void*, uint64_t) {};
+  rtl8168* ok = rtl8168_create(cfg, &full, err, sizeof err);
+  EXPECT_NE(ok, nullptr) << err;
+  if (ok) rtl8168_destroy(ok);
+  for (int which = 0; which < 7; ++which) {
+    rtl8168_host_ops ops = full;
+    switch (which) {
+      case 0:
+        ops.dma_read = nullptr;
+        break;
+      case 1:
+        ops.dma_write = nullptr;
+        break;
+      case 2:
+        ops.msi_enabled = nullptr;
+        break;
+      case 3:
+        ops.msi_notify = nullptr;
+        break;
+      case 4:
+        ops.set_intx = nullptr;
+        break;
+      case 5:
+        ops.transmit = nullptr;
+        break;
+      default:
+        ops.timer_arm = nullptr;
+        break;
+    }
+    err[0] = '\0';
+    rtl8168* dev = rtl8168_create(cfg, &ops, err, sizeof err);
+    EXPECT_EQ(dev, nullptr) << "required callback " << which << " missing";
+    EXPECT_GT(strlen(err), 0u) << which;
+    if (dev) rtl8168_destroy(dev);
+  }
+  rtl8168_config_free(cfg);
+}
+
 }  // namespace
 }  // namespace rtl8168_test

@@ -268,5 +268,37 @@ TEST(ApiRegs, ChipResetRewindsRingPositions) {
   EXPECT_EQ(rx[0].index, 0u);
 }
 
+TEST(ApiRegsTiming, ChipResetMidTransferStopsDma) {
+  Nic nic(default_params(true));
+  ASSERT_UP(nic);
+  for (int i = 0; i < 30; ++i)
+    nic.drv.queue_frame(frame_to({1, 2, 3, 4, 5, 6}, 1514, static_cast<uint8_t>(i)));
+  nic.drv.kick();
+  for (int i = 0; i < 30; ++i) nic.host.receive(frame_to_us(1514, static_cast<uint8_t>(i)));
+  ASSERT_TRUE(nic.drv.poll([&] { return nic.host.tx.size() >= 3; }, 1'000, 10'000'000));
+  ASSERT_LT(nic.host.tx.size(), 30u) << "test needs TX still in flight";
+  ASSERT_TRUE(nic.drv.chip_reset());
+  nic.host.advance(1'000);  // let a write-back already on the bus land
+  const size_t sent = nic.host.tx.size();
+  const uint64_t writes = nic.host.mem().writes, reads = nic.host.mem().reads;
+  nic.host.advance(10'000'000);
+  EXPECT_EQ(nic.host.tx.size(), sent) << "frames left after the reset completed";
+  EXPECT_EQ(nic.host.mem().writes, writes) << "DMA writes after the reset completed";
+  EXPECT_EQ(nic.host.mem().reads, reads) << "DMA reads after the reset completed";
+  // Re-open: both rings start again at entry 0 and work.
+  nic.drv.hw_start();
+  nic.host.w16(kIntrStatus, 0xffff);
+  const Bytes f = frame_to({1, 2, 3, 4, 5, 6}, 300, 0x99);
+  EXPECT_EQ(nic.drv.xmit(f), 0u);
+  ASSERT_TRUE(nic.drv.wait_tx());
+  EXPECT_EQ(nic.host.tx.back().frame, f);
+  nic.host.receive(frame_to_us(100));
+  ASSERT_TRUE(
+      nic.drv.poll([&] { return (nic.host.r16(kIntrStatus) & kRxOK) != 0; }, 1'000, 10'000'000));
+  const auto rx = nic.drv.rx_poll();
+  ASSERT_EQ(rx.size(), 1u);
+  EXPECT_EQ(rx[0].index, 0u);
+}
+
 }  // namespace
 }  // namespace rtl8168_test

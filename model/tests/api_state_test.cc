@@ -215,5 +215,54 @@ TEST(ApiState, LoadRedrivesIntxLevelOnly) {
   EXPECT_EQ(b.intx_level, 0);
 }
 
+TEST(ApiState, TraceHashDoesNotDependOnTheTraceSink) {
+  // rtl8168.h: the trace hash is kept whether or not the trace callback is set.
+  auto run = [](bool sink) {
+    Nic n(state_params(), {}, 0, sink);
+    EXPECT_TRUE(n.up());
+    const uint64_t base = n.host.now() + 1000;
+    for (unsigned k = 0; k < 40; ++k) step(n.host, n.drv, base, k);
+    n.host.run_until(base + 40 * kStepNs + 1'000'000);
+    return std::make_pair(n.host.trace_hash(), rtl8168_trace_events(n.host.dev()));
+  };
+  const auto with_sink = run(true), without_sink = run(false);
+  EXPECT_EQ(with_sink, without_sink);
+}
+
+TEST(ApiState, OneTraceLinePerTraceEvent) {
+  Nic nic(state_params());
+  ASSERT_UP(nic);
+  const uint64_t base = nic.host.now() + 1000;
+  for (unsigned k = 0; k < 20; ++k) step(nic.host, nic.drv, base, k);
+  nic.host.run_until(base + 20 * kStepNs + 1'000'000);
+  EXPECT_GT(nic.host.trace_lines, 0u);
+  EXPECT_EQ(nic.host.trace_lines, rtl8168_trace_events(nic.host.dev()));
+}
+
+TEST(ApiState, OptionalCallbacksMayBeNull) {
+  // No trace sink, no rx_ready: back-pressure still works and nothing crashes.
+  Nic nic(with(state_params(), {{"rx-fifo-size", "8192"}}), {}, 0, false);
+  ASSERT_UP(nic);
+  unsigned delivered = 0;
+  for (unsigned i = 0; i < 50; ++i) {
+    const Bytes f = frame_to_us(1514, static_cast<uint8_t>(i));
+    ASSERT_TRUE(nic.drv.poll(
+        [&] {
+          delivered += static_cast<unsigned>(nic.drv.rx_poll().size());
+          return nic.host.receive(f) == f.size();
+        },
+        1'000, 10'000'000))
+        << "frame " << i << " never accepted";
+  }
+  ASSERT_TRUE(nic.drv.poll(
+      [&] {
+        delivered += static_cast<unsigned>(nic.drv.rx_poll().size());
+        return delivered == 50;
+      },
+      1'000, 10'000'000));
+  EXPECT_EQ(nic.host.rx_ready_calls, 0u);
+  EXPECT_EQ(nic.host.trace_lines, 0u);
+}
+
 }  // namespace
 }  // namespace rtl8168_test

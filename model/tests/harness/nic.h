@@ -11,8 +11,8 @@ namespace rtl8168_test {
 
 struct Nic {
   explicit Nic(const Params& params = default_params(false), DriverConfig c = {},
-               uint64_t start_ns = 0)
-      : host(params, start_ns), drv(host, c) {}
+               uint64_t start_ns = 0, bool optional_callbacks = true)
+      : host(params, start_ns, optional_callbacks), drv(host, c) {}
   // Host-side MSI enable as the guest would set it before open.
   bool up(bool msi = true) {
     host.msi = msi;

@@ -48,14 +48,17 @@ const rtl8168_host_ops& TestHost::ops_template() {
   return ops;
 }
 
-TestHost::TestHost(const Params& params, uint64_t start_ns) : now_(start_ns) { init(params); }
+TestHost::TestHost(const Params& params, uint64_t start_ns, bool optional_callbacks)
+    : now_(start_ns) {
+  init(params, optional_callbacks);
+}
 
 TestHost::TestHost(const Params& params, const FakeMemory& ram, uint64_t start_ns)
     : mem_(ram), now_(start_ns) {
   init(params);
 }
 
-void TestHost::init(const Params& params) {
+void TestHost::init(const Params& params, bool optional_callbacks) {
   rtl8168_config* cfg = rtl8168_config_new();
   if (!cfg) {
     create_error_ = "rtl8168_config_new returned NULL";
@@ -70,6 +73,10 @@ void TestHost::init(const Params& params) {
   }
   rtl8168_host_ops ops = ops_template();
   ops.opaque = this;
+  if (!optional_callbacks) {
+    ops.trace = nullptr;
+    ops.rx_ready = nullptr;
+  }
   err[0] = '\0';
   {
     Enter e(*this);

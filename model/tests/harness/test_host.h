@@ -46,7 +46,10 @@ class TestHost {
   // Hard bound on timer events handled by one run_until() call.
   static constexpr uint64_t kMaxEventsPerRun = 2'000'000;
 
-  explicit TestHost(const Params& params = default_params(true), uint64_t start_ns = 0);
+  // `optional_callbacks` false leaves the optional trace and rx_ready
+  // callbacks NULL, as a host that does not need them would.
+  explicit TestHost(const Params& params = default_params(true), uint64_t start_ns = 0,
+                    bool optional_callbacks = true);
   // A second host for state restore: same parameters, a copy of the guest
   // RAM (QEMU migrates RAM separately), and a clock already at `start_ns`.
   TestHost(const Params& params, const FakeMemory& ram, uint64_t start_ns);
@@ -116,7 +119,7 @@ class TestHost {
   std::string trace_tail(size_t lines = 30) const;
 
  private:
-  void init(const Params& params);
+  void init(const Params& params, bool optional_callbacks = true);
   static const rtl8168_host_ops& ops_template();
   struct Enter;  // RAII guard marking "inside an entry point"
 
