@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "cli.h"
 #include "commands.h"
 #include "frames.h"
 #include "sim_driver.h"
@@ -237,17 +238,7 @@ int cmd_episode(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("name", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "episode: " << e.what() << "\n" << opts;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << opts;
-    return 0;
-  }
+  if (const int rc = parse_cli("episode", argc, argv, opts, vm, &pos); rc >= 0) return rc;
   if (driver != "old" && driver != "fixed") {
     std::cerr << "episode: --driver expects old or fixed, got '" << driver << "'\n";
     return 2;

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "cli.h"
 #include "commands.h"
 #include "frames.h"
 #include "sim_driver.h"
@@ -100,17 +101,7 @@ int cmd_mtu_sweep(int argc, char** argv) {
       "64 KiB super-packets measured per point after warm-up")(
       "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mtu-sweep: " << e.what() << "\n" << opts;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << opts;
-    return 0;
-  }
+  if (const int rc = parse_cli("mtu-sweep", argc, argv, opts, vm); rc >= 0) return rc;
   unsigned from = 0, to = 0, step = 1;
   char tail = 0;
   const int n = std::sscanf(range.c_str(), "%u:%u:%u%c", &from, &to, &step, &tail);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli.h"
 #include "commands.h"
 #include "frames.h"
 #include "sim_driver.h"
@@ -100,17 +101,7 @@ int cmd_speed(int argc, char** argv) {
       "frames", po::value(&frames)->default_value(frames), "frames per measurement")(
       "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "speed: " << e.what() << "\n" << opts;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << opts;
-    return 0;
-  }
+  if (const int rc = parse_cli("speed", argc, argv, opts, vm); rc >= 0) return rc;
   try {
     const ParamList params = parse_params(raw_params);
     const bool csv = vm.count("csv");
