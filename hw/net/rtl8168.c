@@ -1,0 +1,654 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QEMU glue for the rtl8168-sim RTL8168 (RTL8111/8168 PCIe GbE) NIC model.
+ *
+ * This file is thin on purpose, like QEMU's igb.c / e1000e.c glue: it owns QOM,
+ * the BARs, the PCI capabilities, the net client, the timer, vmstate and the
+ * properties; everything the guest can observe is decided by the model behind
+ * the C API in <rtl8168/rtl8168.h> (rtl8168-sim, model/), which never reads a
+ * clock: every call passes QEMU_CLOCK_VIRTUAL time.
+ *
+ * Record/replay rules followed here: one QEMU_CLOCK_VIRTUAL timer, no host
+ * time, no bottom halves (deferred RX flushes run at the end of the entry point
+ * that asked for them), post_load raises no interrupt.
+ *
+ * Copyright (c) 2026 rtl8168-sim developers
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "hw/pci/pci_device.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/msi.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "net/net.h"
+#include "qom/object.h"
+#include "trace.h"
+
+#include <rtl8168/rtl8168.h>
+
+#define TYPE_RTL8168 "rtl8168"
+OBJECT_DECLARE_SIMPLE_TYPE(RTL8168State, RTL8168)
+
+#define RTL8168_PCI_DEVICE_ID 0x8168 /* no PCI_DEVICE_ID_REALTEK_8168 in QEMU */
+#define RTL8168_PCI_REVISION 0x02
+#define RTL8168_IO_BAR 0
+#define RTL8168_MMIO_BAR 2
+
+/* Capability offsets as on real RTL8168c/8111c parts (lspci -vv). */
+#define RTL8168_PM_OFFSET 0x40
+#define RTL8168_MSI_OFFSET 0x50
+#define RTL8168_PCIE_OFFSET 0x70
+
+/*
+ * Upper bound for an incoming state blob (the model's blob is a few KiB plus
+ * in-flight frames); rejects a corrupt stream before allocating.
+ */
+#define RTL8168_STATE_MAX (16 * 1024 * 1024)
+
+struct RTL8168State {
+    PCIDevice parent_obj;
+
+    NICState *nic;
+    NICConf conf;
+    MemoryRegion io;
+    MemoryRegion mmio;
+    QEMUTimer *timer;
+
+    rtl8168 *dev;
+    bool rx_flush_pending;  /* model called rx_ready(): flush after the call */
+
+    /*
+     * Model parameters set as properties, indexed like rtl8168_param_at();
+     * NULL = not set (the chip profile's default applies).
+     */
+    char **param;
+
+    /* Migration: the model's state blob, only valid around save/load. */
+    uint32_t state_len;
+    uint8_t *state;
+};
+
+static uint64_t rtl8168_now(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+/*
+ * rx_ready() arrives from inside a model entry point, which must not be
+ * re-entered (qemu_flush_queued_packets() would call receive()). Remember it
+ * and flush once the entry point has returned: synchronous, so deterministic
+ * under record/replay, unlike a bottom half. A few rounds cover an rx_ready()
+ * raised again while the queue is being flushed.
+ */
+static void rtl8168_flush_rx(RTL8168State *s)
+{
+    int round;
+
+    for (round = 0; round < 4 && s->rx_flush_pending; round++) {
+        s->rx_flush_pending = false;
+        qemu_flush_queued_packets(qemu_get_queue(s->nic));
+    }
+}
+
+/* ---- host callbacks (model -> QEMU) ------------------------------------ */
+
+static int rtl8168_host_dma_read(void *opaque, uint64_t addr, void *buf,
+                                 size_t len)
+{
+    MemTxResult res = pci_dma_read(PCI_DEVICE(opaque), addr, buf, len);
+
+    if (res != MEMTX_OK) {
+        trace_rtl8168_dma_error("read", addr, len, res);
+    }
+    return res != MEMTX_OK;
+}
+
+static int rtl8168_host_dma_write(void *opaque, uint64_t addr, const void *buf,
+                                  size_t len)
+{
+    MemTxResult res = pci_dma_write(PCI_DEVICE(opaque), addr, buf, len);
+
+    if (res != MEMTX_OK) {
+        trace_rtl8168_dma_error("write", addr, len, res);
+    }
+    return res != MEMTX_OK;
+}
+
+static bool rtl8168_host_msi_enabled(void *opaque)
+{
+    return msi_enabled(PCI_DEVICE(opaque));
+}
+
+static void rtl8168_host_msi_notify(void *opaque)
+{
+    msi_notify(PCI_DEVICE(opaque), 0);
+}
+
+static void rtl8168_host_set_intx(void *opaque, int level)
+{
+    pci_set_irq(PCI_DEVICE(opaque), level != 0);
+}
+
+static void rtl8168_host_transmit(void *opaque, const uint8_t *frame,
+                                  size_t len)
+{
+    qemu_send_packet(qemu_get_queue(RTL8168(opaque)->nic), frame, len);
+}
+
+static void rtl8168_host_timer_arm(void *opaque, uint64_t deadline_ns)
+{
+    RTL8168State *s = RTL8168(opaque);
+
+    if (deadline_ns == RTL8168_NO_DEADLINE) {
+        timer_del(s->timer);
+    } else {
+        timer_mod(s->timer, MIN(deadline_ns, (uint64_t)INT64_MAX));
+    }
+}
+
+static void rtl8168_host_rx_ready(void *opaque)
+{
+    RTL8168(opaque)->rx_flush_pending = true;
+}
+
+static void rtl8168_host_trace(void *opaque, uint64_t now_ns, const char *line)
+{
+    trace_rtl8168_model(now_ns, line);
+}
+
+/* ---- guest register access (BAR0 I/O and BAR2 MMIO, same decode) ------- */
+
+static uint64_t rtl8168_reg_read_cb(void *opaque, hwaddr addr, unsigned size)
+{
+    return rtl8168_reg_read(RTL8168(opaque)->dev, rtl8168_now(), addr, size);
+}
+
+static void rtl8168_reg_write_cb(void *opaque, hwaddr addr, uint64_t val,
+                                 unsigned size)
+{
+    RTL8168State *s = RTL8168(opaque);
+
+    rtl8168_reg_write(s->dev, rtl8168_now(), addr, val, size);
+    rtl8168_flush_rx(s);
+}
+
+/*
+ * Sizes 1..4 and any alignment reach the model, which judges them the way
+ * the chip does (unsupported accesses read all-ones / are ignored).
+ */
+static const MemoryRegionOps rtl8168_reg_ops = {
+    .read = rtl8168_reg_read_cb,
+    .write = rtl8168_reg_write_cb,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 4,
+        .unaligned = true,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 4,
+        .unaligned = true,
+    },
+};
+
+/* ---- timer ------------------------------------------------------------- */
+
+static void rtl8168_timer_cb(void *opaque)
+{
+    RTL8168State *s = RTL8168(opaque);
+
+    rtl8168_timer_expired(s->dev, rtl8168_now());
+    rtl8168_flush_rx(s);
+}
+
+/* ---- net client -------------------------------------------------------- */
+
+static bool rtl8168_nc_can_receive(NetClientState *nc)
+{
+    RTL8168State *s = qemu_get_nic_opaque(nc);
+
+    return rtl8168_can_receive(s->dev, rtl8168_now());
+}
+
+/*
+ * Returns 0 when the model applies back-pressure: the net layer queues the
+ * frame and retries after rx_ready() -> qemu_flush_queued_packets().
+ */
+static ssize_t rtl8168_nc_receive(NetClientState *nc, const uint8_t *buf,
+                                  size_t size)
+{
+    RTL8168State *s = qemu_get_nic_opaque(nc);
+
+    return rtl8168_receive(s->dev, rtl8168_now(), buf, size);
+}
+
+static void rtl8168_nc_link_status_changed(NetClientState *nc)
+{
+    RTL8168State *s = qemu_get_nic_opaque(nc);
+
+    rtl8168_set_link(s->dev, rtl8168_now(), !nc->link_down);
+    rtl8168_flush_rx(s);
+}
+
+static NetClientInfo net_rtl8168_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = rtl8168_nc_can_receive,
+    .receive = rtl8168_nc_receive,
+    .link_status_changed = rtl8168_nc_link_status_changed,
+};
+
+/* ---- model parameters as QOM properties -------------------------------- */
+
+/* The chip profile's value for a parameter that was not set. */
+static char *rtl8168_param_effective(RTL8168State *s, size_t idx)
+{
+    const rtl8168_param_info *info = rtl8168_param_at(idx);
+    rtl8168_config *cfg;
+    char err[256];
+    char buf[256] = "";
+    size_t chip;
+
+    if (s->param[idx]) {
+        return g_strdup(s->param[idx]);
+    }
+    cfg = rtl8168_config_new();
+    for (chip = 0; chip < rtl8168_param_count(); chip++) {
+        if (s->param[chip] && !strcmp(rtl8168_param_at(chip)->name, "chip")) {
+            rtl8168_config_set(cfg, "chip", s->param[chip], err, sizeof(err));
+        }
+    }
+    rtl8168_config_get(cfg, info->name, buf, sizeof(buf));
+    rtl8168_config_free(cfg);
+    return g_strdup(buf);
+}
+
+static void rtl8168_param_get(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    g_autofree char *value =
+        rtl8168_param_effective(RTL8168(obj), (size_t)(uintptr_t)opaque);
+
+    visit_type_str(v, name, &value, errp);
+}
+
+/* Values are checked by the model at realize (one place for the rules). */
+static void rtl8168_param_set(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    RTL8168State *s = RTL8168(obj);
+    size_t idx = (size_t)(uintptr_t)opaque;
+    char *value;
+
+    if (DEVICE(obj)->realized) {
+        error_setg(errp, "rtl8168: property '%s' cannot be changed after the "
+                   "device is realized", name);
+        return;
+    }
+    if (!visit_type_str(v, name, &value, errp)) {
+        return;
+    }
+    g_free(s->param[idx]);
+    s->param[idx] = value;
+}
+
+/*
+ * One string property per model parameter (rtl8168_param_at()), described by
+ * the model's own documentation plus the default of the default chip profile.
+ * Names QEMU already uses ("mac" comes from DEFINE_NIC_PROPERTIES) are skipped.
+ */
+static void rtl8168_class_add_params(ObjectClass *klass)
+{
+    rtl8168_config *defaults = rtl8168_config_new();
+    size_t i;
+
+    for (i = 0; i < rtl8168_param_count(); i++) {
+        const rtl8168_param_info *info = rtl8168_param_at(i);
+        char def[256] = "";
+        g_autofree char *desc = NULL;
+
+        if (object_class_property_find(klass, info->name)) {
+            continue;
+        }
+        rtl8168_config_get(defaults, info->name, def, sizeof(def));
+        desc = g_strdup_printf("%s%s%s%s (default: %s)", info->description,
+                               info->unit[0] ? " [" : "", info->unit,
+                               info->unit[0] ? "]" : "", def);
+        object_class_property_add(klass, info->name, "str",
+                                  rtl8168_param_get, rtl8168_param_set, NULL,
+                                  (void *)(uintptr_t)i);
+        object_class_property_set_description(klass, info->name, desc);
+    }
+    rtl8168_config_free(defaults);
+}
+
+/* Apply every set parameter named (or not named, with chip == false) "chip". */
+static bool rtl8168_apply_params(RTL8168State *s, rtl8168_config *cfg,
+                                 bool chip, Error **errp)
+{
+    char err[512];
+    size_t i;
+
+    for (i = 0; i < rtl8168_param_count(); i++) {
+        const char *name = rtl8168_param_at(i)->name;
+
+        if (!s->param[i] || chip != !strcmp(name, "chip")) {
+            continue;
+        }
+        if (rtl8168_config_set(cfg, name, s->param[i], err, sizeof(err))) {
+            error_setg(errp, "rtl8168: %s", err);
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * "chip" first (it loads the profile's defaults), then every other set
+ * parameter, then the MAC address from the NIC properties.
+ */
+static rtl8168_config *rtl8168_build_config(RTL8168State *s, Error **errp)
+{
+    rtl8168_config *cfg = rtl8168_config_new();
+    g_autofree char *mac = qemu_mac_strdup_printf(s->conf.macaddr.a);
+    char err[512];
+
+    if (!rtl8168_apply_params(s, cfg, true, errp) ||
+        !rtl8168_apply_params(s, cfg, false, errp)) {
+        rtl8168_config_free(cfg);
+        return NULL;
+    }
+    if (rtl8168_config_set(cfg, "mac", mac, err, sizeof(err))) {
+        error_setg(errp, "rtl8168: %s", err);
+        rtl8168_config_free(cfg);
+        return NULL;
+    }
+    return cfg;
+}
+
+/* ---- PCI --------------------------------------------------------------- */
+
+static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                                 int len)
+{
+    bool msi_was_enabled = msi_enabled(pdev);
+
+    pci_default_write_config(pdev, addr, val, len);
+    /*
+     * The model asks msi_enabled() at each INT edge; a pending INTx level
+     * must not stay asserted once the function signals with MSI.
+     */
+    if (!msi_was_enabled && msi_enabled(pdev)) {
+        pci_irq_deassert(pdev);
+    }
+}
+
+/*
+ * PCI PM 1.1 without PME: the r8169 driver then keeps the device out of
+ * runtime suspend (R8169-NOTES.md section 8).
+ */
+static bool rtl8168_add_pm_capability(PCIDevice *pdev, Error **errp)
+{
+    if (pci_pm_init(pdev, RTL8168_PM_OFFSET, errp) < 0) {
+        return false;
+    }
+    pci_set_word(pdev->config + RTL8168_PM_OFFSET + PCI_PM_PMC,
+                 PCI_PM_CAP_VER_1_1);
+    pci_set_word(pdev->wmask + RTL8168_PM_OFFSET + PCI_PM_CTRL,
+                 PCI_PM_CTRL_STATE_MASK);
+    return true;
+}
+
+/*
+ * MSI, 1 vector, 64-bit, no per-vector masking. A machine without working
+ * MSI (-ENOTSUP) is not an error: the model then uses INTx.
+ */
+static bool rtl8168_add_msi_capability(PCIDevice *pdev, Error **errp)
+{
+    Error *err = NULL;
+    int ret = msi_init(pdev, RTL8168_MSI_OFFSET, 1, true, false, &err);
+
+    if (ret == -ENOTSUP) {
+        error_free(err);
+        return true;
+    }
+    if (ret) {
+        error_propagate(errp, err);
+        return false;
+    }
+    return true;
+}
+
+static void rtl8168_realize(PCIDevice *pdev, Error **errp)
+{
+    RTL8168State *s = RTL8168(pdev);
+    DeviceState *d = DEVICE(pdev);
+    rtl8168_config *cfg;
+    char err[512];
+    const rtl8168_host_ops ops = {
+        .opaque = s,
+        .dma_read = rtl8168_host_dma_read,
+        .dma_write = rtl8168_host_dma_write,
+        .msi_enabled = rtl8168_host_msi_enabled,
+        .msi_notify = rtl8168_host_msi_notify,
+        .set_intx = rtl8168_host_set_intx,
+        .transmit = rtl8168_host_transmit,
+        .timer_arm = rtl8168_host_timer_arm,
+        .rx_ready = rtl8168_host_rx_ready,
+        .trace = rtl8168_host_trace,
+    };
+
+    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    cfg = rtl8168_build_config(s, errp);
+    if (!cfg) {
+        return;
+    }
+
+    pdev->config_write = rtl8168_write_config;
+    pdev->config[PCI_INTERRUPT_PIN] = 1; /* INTA# */
+    pci_set_word(pdev->config + PCI_SUBSYSTEM_VENDOR_ID,
+                 PCI_VENDOR_ID_REALTEK);
+    pci_set_word(pdev->config + PCI_SUBSYSTEM_ID, RTL8168_PCI_DEVICE_ID);
+
+    if (!rtl8168_add_pm_capability(pdev, errp)) {
+        goto fail_cfg;
+    }
+    if (!rtl8168_add_msi_capability(pdev, errp)) {
+        goto fail_cfg;
+    }
+    if (pcie_endpoint_cap_init(pdev, RTL8168_PCIE_OFFSET) < 0) {
+        error_setg(errp, "rtl8168: cannot add the PCI Express capability");
+        goto fail_msi;
+    }
+
+    memory_region_init_io(&s->io, OBJECT(s), &rtl8168_reg_ops, s, "rtl8168-io",
+                          RTL8168_IO_SIZE);
+    pci_register_bar(pdev, RTL8168_IO_BAR, PCI_BASE_ADDRESS_SPACE_IO, &s->io);
+    memory_region_init_io(&s->mmio, OBJECT(s), &rtl8168_reg_ops, s,
+                          "rtl8168-mmio", RTL8168_MMIO_SIZE);
+    pci_register_bar(pdev, RTL8168_MMIO_BAR,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
+
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, rtl8168_timer_cb, s);
+    s->nic = qemu_new_nic(&net_rtl8168_info, &s->conf,
+                          object_get_typename(OBJECT(s)), d->id,
+                          &d->mem_reentrancy_guard, s);
+    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+
+    s->dev = rtl8168_create(cfg, &ops, err, sizeof(err));
+    if (!s->dev) {
+        error_setg(errp, "rtl8168: %s", err);
+        qemu_del_nic(s->nic);
+        timer_free(s->timer);
+        pcie_cap_exit(pdev);
+        goto fail_msi;
+    }
+    rtl8168_config_free(cfg);
+    if (qemu_get_queue(s->nic)->link_down) {
+        rtl8168_set_link(s->dev, rtl8168_now(), false);
+    }
+    trace_rtl8168_realize(rtl8168_chip_name(s->dev),
+                          qemu_get_queue(s->nic)->info_str);
+    return;
+
+fail_msi:
+    msi_uninit(pdev);
+fail_cfg:
+    rtl8168_config_free(cfg);
+}
+
+static void rtl8168_exit(PCIDevice *pdev)
+{
+    RTL8168State *s = RTL8168(pdev);
+
+    rtl8168_destroy(s->dev);
+    s->dev = NULL;
+    timer_free(s->timer);
+    qemu_del_nic(s->nic);
+    pcie_cap_exit(pdev);
+    msi_uninit(pdev);
+}
+
+static void rtl8168_reset_hold(Object *obj, ResetType type)
+{
+    RTL8168State *s = RTL8168(obj);
+
+    rtl8168_reset(s->dev, rtl8168_now());
+    rtl8168_flush_rx(s);
+}
+
+/* ---- vmstate ----------------------------------------------------------- */
+
+static int rtl8168_pre_save(void *opaque)
+{
+    RTL8168State *s = RTL8168(opaque);
+    size_t len = rtl8168_state_size(s->dev);
+
+    g_free(s->state);
+    s->state = g_malloc(len);
+    s->state_len = rtl8168_state_save(s->dev, s->state, len);
+    return s->state_len ? 0 : -1;
+}
+
+static int rtl8168_post_save(void *opaque)
+{
+    RTL8168State *s = RTL8168(opaque);
+
+    g_clear_pointer(&s->state, g_free);
+    s->state_len = 0;
+    return 0;
+}
+
+static bool rtl8168_state_len_valid(void *opaque, int version_id)
+{
+    uint32_t len = RTL8168(opaque)->state_len;
+
+    return len > 0 && len <= RTL8168_STATE_MAX;
+}
+
+/* The model re-arms its timer and re-drives INTx; it raises no interrupt. */
+static int rtl8168_post_load(void *opaque, int version_id)
+{
+    RTL8168State *s = RTL8168(opaque);
+    char err[512];
+    int ret = rtl8168_state_load(s->dev, s->state, s->state_len, err,
+                                 sizeof(err));
+
+    if (ret) {
+        error_report("rtl8168: cannot load device state: %s", err);
+    }
+    g_clear_pointer(&s->state, g_free);
+    s->state_len = 0;
+    return ret ? -EINVAL : 0;
+}
+
+static const VMStateDescription rtl8168_vmstate = {
+    .name = "rtl8168",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = rtl8168_pre_save,
+    .post_save = rtl8168_post_save,
+    .post_load = rtl8168_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_PCI_DEVICE(parent_obj, RTL8168State), /* incl. MSI, PCIe */
+        VMSTATE_UINT32(state_len, RTL8168State),
+        VMSTATE_VALIDATE("rtl8168 state size", rtl8168_state_len_valid),
+        VMSTATE_VBUFFER_ALLOC_UINT32(state, RTL8168State, 1, NULL, state_len),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+/* ---- QOM --------------------------------------------------------------- */
+
+static const Property rtl8168_properties[] = {
+    DEFINE_NIC_PROPERTIES(RTL8168State, conf),
+};
+
+static void rtl8168_instance_init(Object *obj)
+{
+    RTL8168(obj)->param = g_new0(char *, rtl8168_param_count());
+}
+
+static void rtl8168_instance_finalize(Object *obj)
+{
+    RTL8168State *s = RTL8168(obj);
+    size_t i;
+
+    for (i = 0; i < rtl8168_param_count(); i++) {
+        g_free(s->param[i]);
+    }
+    g_free(s->param);
+    g_free(s->state);
+}
+
+static void rtl8168_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = rtl8168_realize;
+    k->exit = rtl8168_exit;
+    k->vendor_id = PCI_VENDOR_ID_REALTEK;
+    k->device_id = RTL8168_PCI_DEVICE_ID;
+    k->revision = RTL8168_PCI_REVISION;
+    k->class_id = PCI_CLASS_NETWORK_ETHERNET;
+    k->romfile = "";
+
+    rc->phases.hold = rtl8168_reset_hold;
+
+    dc->desc = "Realtek RTL8168 PCIe Gigabit Ethernet (rtl8168-sim model)";
+    dc->vmsd = &rtl8168_vmstate;
+    device_class_set_props(dc, rtl8168_properties);
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+
+    rtl8168_class_add_params(klass);
+}
+
+static const TypeInfo rtl8168_type_info = {
+    .name = TYPE_RTL8168,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(RTL8168State),
+    .instance_init = rtl8168_instance_init,
+    .instance_finalize = rtl8168_instance_finalize,
+    .class_init = rtl8168_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void rtl8168_register_types(void)
+{
+    type_register_static(&rtl8168_type_info);
+}
+
+type_init(rtl8168_register_types)
