@@ -119,6 +119,15 @@ int cmd_speed(int argc, char** argv) {
         std::fflush(stdout);
       }
     }
+    if (!csv) {
+      // Memory: the state blob holds every behaviour-relevant field plus the
+      // frames in flight, so its size bounds the model's state.
+      SimHost h(SimDriver::kMemBytes, params);
+      SimDriver drv(h, DriverOptions{});
+      drv.open();
+      std::printf("state: %zu bytes idle (target <= 65536 plus in-flight frames)\n",
+                  rtl8168_state_size(h.dev()));
+    }
   } catch (const std::exception& e) {
     std::cerr << "speed: " << e.what() << "\n";
     return 2;

@@ -35,9 +35,11 @@ void RxEngine::halt() {
 
 // Room for a standard frame (1518 + VLAN tag + FCS); a jumbo frame may still
 // be refused by receive() and waits for rx_ready like any other.
-bool RxEngine::can_receive() const {
+bool RxEngine::can_receive() {
   constexpr uint32_t kStdFrame = 1518 + 4 + 4;
-  return fifo_used_ == 0 || fifo_used_ + kStdFrame <= d_.timing().rx_fifo_size;
+  const bool room = fifo_used_ == 0 || fifo_used_ + kStdFrame <= d_.timing().rx_fifo_size;
+  if (!room) host_waiting_ = true;
+  return room;
 }
 
 bool RxEngine::take_ready_signal() {

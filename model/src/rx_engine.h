@@ -24,7 +24,10 @@ class RxEngine {
 
   void reset();   // ring position 0, FIFO emptied
   void halt();    // RxEnb cleared: FIFO emptied, position kept
-  bool can_receive() const;
+  // False when the FIFO has no room for a standard frame; the host is then
+  // owed an rx_ready() once there is (QEMU backends such as tap stop
+  // polling until qemu_flush_queued_packets()).
+  bool can_receive();
   // Returns false when the FIFO is full (host must retry after rx_ready).
   bool receive(std::span<const uint8_t> frame);
   void on_desc_done();
