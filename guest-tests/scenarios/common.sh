@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Steps shared by the scenarios (sourced after /etc/rtl8168-lib.sh). Not a scenario.
+BYTES="${R_bytes:-64M}"
+
+# Interrupts taken by eth0 so far (sum over CPUs), and the kind (PCI-MSI, IO-APIC).
+eth0_irq_count() {
+  awk '/eth0/ { s = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i; else break; t += s } END { print t + 0 }' /proc/interrupts
+}
+eth0_irq_kind() {
+  grep -E 'eth0' /proc/interrupts | grep -oE '(IR-)?PCI-MSI[X]?|IO-APIC' | head -1
+}
+
+# The driver bound the device; for rtl8168, r8169 names the chip and uses MSI.
+probe_checks() {
+  drv="$(basename "$(readlink /sys/class/net/eth0/device/driver)")"
+  ids="$(cat /sys/class/net/eth0/device/vendor /sys/class/net/eth0/device/device | tr '\n' ' ')"
+  result "driver=$drv pci=$(echo $ids | sed 's/0x//g; s/ /:/') irq=$(eth0_irq_kind)"
+  if [ "$NIC" = rtl8168 ]; then
+    [ "$drv" = r8169 ] || fail "eth0 is bound to '$drv', not r8169"
+    line="$(dmesg | grep -E 'r8169 .*eth0: RTL8168c/8111c' | head -1)"
+    [ -n "$line" ] || fail "r8169 did not report RTL8168c/8111c"
+    echo "$line" | grep -q 'XID 3c4' || fail "r8169 did not report XID 3c4: $line"
+    result "chip=RTL8168c/8111c xid=3c4"
+    eth0_irq_kind | grep -q MSI || fail "eth0 does not use MSI ($(grep eth0 /proc/interrupts))"
+    dmesg | grep -qi 'RTL8211B\|attached PHY driver' || fail "no PHY driver attached"
+  fi
+}
+
+link_checks() {
+  wait_link 10 || fail "no carrier on eth0 within 10 s"
+  speed="$(cat /sys/class/net/eth0/speed 2>/dev/null)"
+  duplex="$(cat /sys/class/net/eth0/duplex 2>/dev/null)"
+  result "link=up speed=$speed duplex=$duplex"
+  want=1000
+  [ "$NIC" = rtl8139 ] && want=100
+  [ "$speed" = "$want" ] && [ "$duplex" = full ] || fail "link is $speed/$duplex, want $want/full"
+}
+
+net_checks() {
+  if [ -n "${R_ip:-}" ]; then
+    # run-guest --net tap: a static address on the host's tap subnet, no DHCP server there
+    ip addr add "$R_ip" dev eth0 || fail "ip addr add $R_ip failed"
+    GUEST_IP="${R_ip%/*}"
+    result "static=ok ip=$GUEST_IP"
+  else
+    dhcp || fail "DHCP failed"
+    result "dhcp=ok ip=$GUEST_IP"
+  fi
+  # ping once to warm up (QEMU's e1000 drops its first frame after link-up)
+  ping -c 1 -W 2 "$PEER" >/dev/null 2>&1
+  got="$(ping -c 3 -i 0.2 -W 2 "$PEER" 2>/dev/null | sed -n 's/.* \([0-9]*\) packets received.*/\1/p')"
+  result "ping=${got:-0}/3"
+  [ "${got:-0}" -ge 1 ] || fail "no ping reply from $PEER"
+}
