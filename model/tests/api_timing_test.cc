@@ -74,5 +74,33 @@ TEST(ApiTiming, FunctionalModeHasZeroLatency) {
   EXPECT_EQ(nic.drv.rx_poll().size(), 1u) << "RX delivered inside receive()";
 }
 
+// Autonegotiation resolves to the best common mode, and the wire runs at it.
+void expect_wire_rate(uint16_t advertise, uint64_t ns_per_byte) {
+  Nic nic(default_params(true));
+  ASSERT_UP(nic);
+  ASSERT_TRUE(nic.drv.mdio_write(kMiiCtrl1000, 0));  // no 1000BASE-T
+  ASSERT_TRUE(nic.drv.mdio_write(kMiiAdvertise, advertise));
+  const auto bmcr = nic.drv.mdio_read(kMiiBmcr);
+  ASSERT_TRUE(bmcr.has_value());
+  ASSERT_TRUE(nic.drv.mdio_write(kMiiBmcr, static_cast<uint16_t>(*bmcr | kBmcrAnRestart)));
+  nic.host.advance(1'000);
+  ASSERT_TRUE(nic.drv.wait_link(kPhyAnTime * 20));
+  nic.host.w16(kIntrStatus, 0xffff);
+  const size_t n = 5, len = 1514;
+  for (size_t i = 0; i < n; ++i) nic.drv.queue_frame(frame_to(kDst, len, static_cast<uint8_t>(i)));
+  nic.drv.kick();
+  ASSERT_TRUE(nic.drv.wait_tx(1'000'000'000));
+  ASSERT_EQ(nic.host.tx.size(), n);
+  const uint64_t wire_ns = (len + 4 + 8 + 12) * ns_per_byte;
+  for (size_t i = 1; i < n; ++i) {
+    const uint64_t gap = nic.host.tx[i].time - nic.host.tx[i - 1].time;
+    EXPECT_GE(gap, wire_ns) << "frame " << i << ": faster than the negotiated speed";
+    EXPECT_LT(gap, 2 * wire_ns) << "frame " << i << ": much slower than the negotiated speed";
+  }
+}
+
+TEST(ApiTiming, WireRateAt100Full) { expect_wire_rate(0x0101, 80); }
+TEST(ApiTiming, WireRateAt10Full) { expect_wire_rate(0x0041, 800); }
+
 }  // namespace
 }  // namespace rtl8168_test
