@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtl8168sim: a small network driver for the RTL8168c (XID 0x3c4) as emulated by
+ * rtl8168-sim. Shared definitions. Register and descriptor facts follow
+ * /work/shared/docs/R8169-NOTES.md (itself checked against r8169_main.c 6.1/6.12).
+ *
+ * The driver carries both the historical ("old") and the fixed behaviour of three
+ * r8169 episodes, selected by module parameters (see docs/DRIVER.md).
+ */
+#ifndef RTL8168SIM_H
+#define RTL8168SIM_H
+
+#include <linux/bits.h>
+#include <linux/io.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#define DRV_NAME "rtl8168sim"
+
+/* ---- registers (MMIO BAR) ---- */
+#define REG_MAC0 0x00
+#define REG_MAC4 0x04
+#define REG_MAR0 0x08
+#define REG_COUNTER_LO 0x10 /* DTCCR: tally dump address, bit 3 = dump */
+#define REG_COUNTER_HI 0x14
+#define REG_TXDESC_LO 0x20
+#define REG_TXDESC_HI 0x24
+#define REG_CHIPCMD 0x37
+#define REG_TXPOLL 0x38
+#define REG_INTRMASK 0x3c
+#define REG_INTRSTATUS 0x3e
+#define REG_TXCONFIG 0x40
+#define REG_RXCONFIG 0x44
+#define REG_CFG9346 0x50
+#define REG_PHYAR 0x60
+#define REG_PHYSTATUS 0x6c
+#define REG_RXMAXSIZE 0xda
+#define REG_CPLUSCMD 0xe0
+#define REG_INTRMITIGATE 0xe2
+#define REG_RXDESC_LO 0xe4
+#define REG_RXDESC_HI 0xe8
+#define REG_SPACE_LEN 0x100
+
+/* ChipCmd */
+#define CMD_STOPREQ 0x80
+#define CMD_RESET 0x10
+#define CMD_RXEN 0x08
+#define CMD_TXEN 0x04
+
+/* TxPoll */
+#define TXPOLL_NPQ 0x40
+
+/* IntrStatus / IntrMask */
+#define INT_SYSERR 0x8000
+#define INT_LINKCHG 0x0020
+#define INT_RXOVERFLOW 0x0010
+#define INT_TXERR 0x0008
+#define INT_TXOK 0x0004
+#define INT_RXERR 0x0002
+#define INT_RXOK 0x0001
+/* events this driver enables, and those handled by NAPI (2.6.29 intr_event/napi_event) */
+#define INTR_EVENTS (INT_LINKCHG | INT_RXOVERFLOW | INT_TXERR | INT_TXOK | INT_RXERR | INT_RXOK)
+#define NAPI_EVENTS (INT_RXOVERFLOW | INT_TXERR | INT_TXOK | INT_RXERR | INT_RXOK)
+
+/* TxConfig: interframe gap 24:25, MXDMA 10:8 (r8169 writes 0x03000700) */
+#define TXCFG_IFG (3u << 24)
+#define TXCFG_MXDMA_SHIFT 8
+/* RxConfig: r8169 writes 0xC700 (RX128_INT_EN | RX_MULTI_EN | MXDMA 7) */
+#define RXCFG_BASE 0xc700
+#define RX_ACCEPT_ALLPHYS 0x01
+#define RX_ACCEPT_MYPHYS 0x02
+#define RX_ACCEPT_MULTICAST 0x04
+#define RX_ACCEPT_BROADCAST 0x08
+#define RX_ACCEPT_MASK 0x3f
+
+/* Cfg9346 */
+#define CFG9346_UNLOCK 0xc0
+#define CFG9346_LOCK 0x00
+
+/* CPlusCmd */
+#define CPCMD_RXVLAN 0x0040
+#define CPCMD_RXCHKSUM 0x0020
+
+/* DTCCR */
+#define DTCCR_DUMP BIT(3)
+
+/* PHYAR */
+#define PHYAR_FLAG BIT(31)
+
+/* ---- descriptors (16 bytes, v2 layout for the 8168c) ---- */
+struct rtl_desc {
+	__le32 opts1;
+	__le32 opts2;
+	__le64 addr;
+};
+
+#define DESC_OWN BIT(31)
+#define DESC_EOR BIT(30)
+#define DESC_FS BIT(29)
+#define DESC_LS BIT(28)
+
+/* TX opts1 (v2) */
+#define TD1_GTSENV4 BIT(26)
+#define TD1_GTSENV6 BIT(25)
+#define TD1_GTTCPHO_SHIFT 18 /* L4 header offset for TSO, 24:18 */
+#define TD1_GTTCPHO_MAX 0x7f
+#define TD_LEN_MASK 0xffff
+/* TX opts2 (v2) */
+#define TD2_UDP_CS BIT(31)
+#define TD2_TCP_CS BIT(30)
+#define TD2_IPV4_CS BIT(29)
+#define TD2_IPV6_CS BIT(28)
+#define TD2_MSS_SHIFT 18 /* 28:18 */
+#define TD2_MSS_MAX 0x7ff
+#define TD2_TCPHO_SHIFT 18 /* 27:18 */
+#define TD2_TCPHO_MAX 0x3ff
+#define TD2_VLAN_TAG BIT(17)
+
+/* RX opts1 */
+#define RD1_RES BIT(21)
+#define RD1_RWT BIT(22)
+#define RD1_RUNT BIT(20)
+#define RD1_CRC BIT(19)
+#define RD1_PROTO_UDP BIT(18)
+#define RD1_PROTO_TCP BIT(17)
+#define RD1_PROTO_MASK (RD1_PROTO_UDP | RD1_PROTO_TCP)
+#define RD1_IPF BIT(16)
+#define RD1_UDPF BIT(15)
+#define RD1_TCPF BIT(14)
+#define RD1_CSFAIL_MASK (RD1_IPF | RD1_UDPF | RD1_TCPF)
+#define RD1_LEN_MASK 0x3fff
+/* RX opts2 */
+#define RD2_VLAN_TAG BIT(16)
+
+#define NUM_TX_DESC 256
+#define NUM_RX_DESC 256
+#define RING_BYTES(n) ((n) * sizeof(struct rtl_desc))
+#define RX_BUF_SIZE (SZ_16K - 1) /* as r8169: one 16 KiB buffer per descriptor */
+#define TX_SLOTS_NEEDED (MAX_SKB_FRAGS + 1)
+#define GSO_MAX_SIZE_V2 64000
+#define GSO_MAX_SEGS_V2 64
+#define TX_TIMEOUT (6 * HZ)
+
+/* 64-byte tally block (DTCCR dump), as r8169's struct rtl8169_counters */
+struct rtl_tally {
+	__le64 tx_packets;
+	__le64 rx_packets;
+	__le64 tx_errors;
+	__le32 rx_errors;
+	__le16 rx_missed;
+	__le16 align_errors;
+	__le32 tx_one_collision;
+	__le32 tx_multi_collision;
+	__le64 rx_unicast;
+	__le64 rx_broadcast;
+	__le32 rx_multicast;
+	__le16 tx_aborted;
+	__le16 tx_underrun;
+};
+
+/* driver-side counters shown by ethtool -S (after the tally counters) */
+struct rtl_sw_stats {
+	u64 irq_total;      /* handler invocations */
+	u64 irq_none;       /* IRQ_NONE returns */
+	u64 irq_loops;      /* extra IntrStatus re-reads (irq_ack_loop=1) */
+	u64 napi_polls;
+	u64 txpoll_doorbell; /* NPQ writes from start_xmit */
+	u64 txpoll_rekick;  /* NPQ writes from TX completion (the 2007 fix) */
+	u64 tx_queue_stop;
+	u64 tx_timeouts;
+	u64 resets;
+	u64 link_changes;
+	u64 rx_overflow;
+};
+
+struct rtl_tx_info {
+	struct sk_buff *skb; /* set on the last descriptor of a frame */
+	u32 len;             /* mapped length of this descriptor */
+};
+
+struct rtl_priv {
+	void __iomem *mmio;
+	struct pci_dev *pdev;
+	struct net_device *dev;
+	struct napi_struct napi;
+
+	struct rtl_desc *tx_ring;
+	dma_addr_t tx_phys;
+	struct rtl_tx_info tx_info[NUM_TX_DESC];
+	unsigned int cur_tx; /* next descriptor to fill (free-running) */
+	unsigned int dirty_tx; /* next descriptor to reclaim (free-running) */
+
+	struct rtl_desc *rx_ring;
+	dma_addr_t rx_phys;
+	struct page *rx_page[NUM_RX_DESC];
+	unsigned int cur_rx;
+
+	struct rtl_tally *tally;
+	dma_addr_t tally_phys;
+
+	u16 intr_mask; /* software mask, as in the 2.6.29 driver (old handler) */
+	u16 cp_cmd;
+	u32 xid;
+	bool msi;
+	bool link_up;
+	int speed; /* SPEED_* */
+	int duplex;
+
+	struct work_struct reset_work;
+	struct work_struct link_work;
+	struct mutex phy_lock; /* PHYAR sequence */
+
+	struct rtl_sw_stats sw;
+};
+
+/* module parameters (main.c) */
+extern int rtl_txpoll_rekick;
+extern int rtl_irq_ack_loop;
+extern int rtl_tx_dma_burst;
+
+static inline u8 rtl_r8(struct rtl_priv *tp, int reg) { return readb(tp->mmio + reg); }
+static inline u16 rtl_r16(struct rtl_priv *tp, int reg) { return readw(tp->mmio + reg); }
+static inline u32 rtl_r32(struct rtl_priv *tp, int reg) { return readl(tp->mmio + reg); }
+static inline void rtl_w8(struct rtl_priv *tp, int reg, u8 v) { writeb(v, tp->mmio + reg); }
+static inline void rtl_w16(struct rtl_priv *tp, int reg, u16 v) { writew(v, tp->mmio + reg); }
+static inline void rtl_w32(struct rtl_priv *tp, int reg, u32 v) { writel(v, tp->mmio + reg); }
+
+/* main.c */
+void rtl_hw_stop(struct rtl_priv *tp);
+void rtl_hw_start(struct rtl_priv *tp);
+void rtl_set_rx_mode(struct net_device *dev);
+void rtl_schedule_reset(struct rtl_priv *tp);
+
+/* tx.c */
+int rtl_tx_init(struct rtl_priv *tp);
+void rtl_tx_clear(struct rtl_priv *tp);
+void rtl_tx_free(struct rtl_priv *tp);
+netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev);
+netdev_features_t rtl_features_check(struct sk_buff *skb, struct net_device *dev,
+				     netdev_features_t features);
+void rtl_tx_complete(struct rtl_priv *tp, int budget);
+void rtl_tx_timeout(struct net_device *dev, unsigned int txqueue);
+
+/* rx.c */
+int rtl_rx_init(struct rtl_priv *tp);
+void rtl_rx_rearm(struct rtl_priv *tp);
+void rtl_rx_free(struct rtl_priv *tp);
+int rtl_rx_poll(struct rtl_priv *tp, int budget);
+
+/* irq.c */
+irqreturn_t rtl_interrupt(int irq, void *dev_instance);
+int rtl_napi_poll(struct napi_struct *napi, int budget);
+void rtl_irq_enable(struct rtl_priv *tp);
+void rtl_irq_disable(struct rtl_priv *tp);
+
+/* phy.c */
+int rtl_mdio_read(struct rtl_priv *tp, int reg);
+int rtl_mdio_write(struct rtl_priv *tp, int reg, u16 val);
+int rtl_phy_probe(struct rtl_priv *tp);
+void rtl_phy_start(struct rtl_priv *tp);
+void rtl_phy_stop(struct rtl_priv *tp);
+void rtl_link_work(struct work_struct *work);
+void rtl_link_check(struct rtl_priv *tp);
+
+/* ethtool.c */
+extern const struct ethtool_ops rtl_ethtool_ops;
+int rtl_tally_dump(struct rtl_priv *tp);
+
+#endif /* RTL8168SIM_H */

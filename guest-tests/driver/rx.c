@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtl8168sim: RX ring (one 16 KiB page buffer per descriptor, as r8169) and the RX half
+ * of the NAPI poll: copy into a fresh skb, checksum and VLAN from the status bits.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+#include "rtl8168sim.h"
+
+#define RX_PAGE_ORDER get_order(RX_BUF_SIZE + 1)
+
+static void rtl_rx_give(struct rtl_priv *tp, unsigned int entry)
+{
+	struct rtl_desc *d = tp->rx_ring + entry;
+	u32 eor = entry == NUM_RX_DESC - 1 ? DESC_EOR : 0;
+
+	d->opts2 = 0;
+	/* the address and opts2 are visible before the NIC may own the descriptor */
+	dma_wmb();
+	WRITE_ONCE(d->opts1, cpu_to_le32(DESC_OWN | eor | RX_BUF_SIZE));
+}
+
+void rtl_rx_free(struct rtl_priv *tp)
+{
+	unsigned int i;
+
+	if (!tp->rx_ring)
+		return;
+	for (i = 0; i < NUM_RX_DESC; i++) {
+		if (!tp->rx_page[i])
+			continue;
+		dma_unmap_page(&tp->pdev->dev, le64_to_cpu(tp->rx_ring[i].addr), RX_BUF_SIZE + 1,
+			       DMA_FROM_DEVICE);
+		__free_pages(tp->rx_page[i], RX_PAGE_ORDER);
+		tp->rx_page[i] = NULL;
+	}
+	dma_free_coherent(&tp->pdev->dev, RING_BYTES(NUM_RX_DESC), tp->rx_ring, tp->rx_phys);
+	tp->rx_ring = NULL;
+}
+
+int rtl_rx_init(struct rtl_priv *tp)
+{
+	struct device *d = &tp->pdev->dev;
+	unsigned int i;
+
+	tp->rx_ring = dma_alloc_coherent(d, RING_BYTES(NUM_RX_DESC), &tp->rx_phys, GFP_KERNEL);
+	if (!tp->rx_ring)
+		return -ENOMEM;
+	for (i = 0; i < NUM_RX_DESC; i++) {
+		struct page *pg = alloc_pages_node(dev_to_node(d), GFP_KERNEL, RX_PAGE_ORDER);
+		dma_addr_t mapping;
+
+		if (!pg)
+			goto fail;
+		mapping = dma_map_page(d, pg, 0, RX_BUF_SIZE + 1, DMA_FROM_DEVICE);
+		if (dma_mapping_error(d, mapping)) {
+			__free_pages(pg, RX_PAGE_ORDER);
+			goto fail;
+		}
+		tp->rx_page[i] = pg;
+		tp->rx_ring[i].addr = cpu_to_le64(mapping);
+	}
+	tp->cur_rx = 0;
+	return 0;
+fail:
+	rtl_rx_free(tp);
+	return -ENOMEM;
+}
+
+/* give every descriptor back to the NIC (after a chip reset) */
+void rtl_rx_rearm(struct rtl_priv *tp)
+{
+	unsigned int i;
+
+	for (i = 0; i < NUM_RX_DESC; i++)
+		rtl_rx_give(tp, i);
+	tp->cur_rx = 0;
+}
+
+static void rtl_rx_errors(struct rtl_priv *tp, u32 status)
+{
+	struct net_device_stats *st = &tp->dev->stats;
+
+	st->rx_errors++;
+	if (status & (RD1_RWT | RD1_RUNT))
+		st->rx_length_errors++;
+	if (status & RD1_CRC)
+		st->rx_crc_errors++;
+}
+
+int rtl_rx_poll(struct rtl_priv *tp, int budget)
+{
+	struct net_device *dev = tp->dev;
+	struct device *d = &tp->pdev->dev;
+	int count;
+
+	for (count = 0; count < budget; count++, tp->cur_rx++) {
+		unsigned int entry = tp->cur_rx % NUM_RX_DESC;
+		struct rtl_desc *desc = tp->rx_ring + entry;
+		dma_addr_t addr = le64_to_cpu(desc->addr);
+		struct sk_buff *skb;
+		u32 status, opts2;
+		unsigned int len;
+
+		status = le32_to_cpu(READ_ONCE(desc->opts1));
+		if (status & DESC_OWN)
+			break;
+		/* nothing else in the descriptor is read before Own was seen clear */
+		dma_rmb();
+
+		if (unlikely(status & RD1_RES)) {
+			rtl_rx_errors(tp, status);
+			if (!(dev->features & NETIF_F_RXALL))
+				goto release;
+		}
+		len = status & RD1_LEN_MASK;
+		if (likely(!(dev->features & NETIF_F_RXFCS)))
+			len = len >= ETH_FCS_LEN ? len - ETH_FCS_LEN : 0;
+		/* frames spread over several descriptors are not expected with 16 KiB buffers */
+		if (unlikely((status & (DESC_FS | DESC_LS)) != (DESC_FS | DESC_LS) || !len)) {
+			dev->stats.rx_length_errors++;
+			dev->stats.rx_errors++;
+			goto release;
+		}
+
+		skb = napi_alloc_skb(&tp->napi, len);
+		if (unlikely(!skb)) {
+			dev->stats.rx_dropped++;
+			goto release;
+		}
+		dma_sync_single_for_cpu(d, addr, len, DMA_FROM_DEVICE);
+		skb_copy_to_linear_data(skb, page_address(tp->rx_page[entry]), len);
+		dma_sync_single_for_device(d, addr, len, DMA_FROM_DEVICE);
+		skb_put(skb, len);
+		skb->protocol = eth_type_trans(skb, dev);
+
+		if (dev->features & NETIF_F_RXCSUM) {
+			u32 cs = status & (RD1_PROTO_MASK | RD1_CSFAIL_MASK);
+
+			if (cs == RD1_PROTO_TCP || cs == RD1_PROTO_UDP)
+				skb->ip_summed = CHECKSUM_UNNECESSARY;
+		}
+		opts2 = le32_to_cpu(desc->opts2);
+		if (opts2 & RD2_VLAN_TAG)
+			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), swab16(opts2 & 0xffff));
+		if (skb->pkt_type == PACKET_MULTICAST)
+			dev->stats.multicast++;
+		dev->stats.rx_packets++;
+		dev->stats.rx_bytes += len;
+		napi_gro_receive(&tp->napi, skb);
+release:
+		rtl_rx_give(tp, entry);
+	}
+	return count;
+}
