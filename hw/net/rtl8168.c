@@ -442,7 +442,13 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
         .transmit = rtl8168_host_transmit,
         .timer_arm = rtl8168_host_timer_arm,
         .rx_ready = rtl8168_host_rx_ready,
-        .trace = rtl8168_host_trace,
+        /*
+         * The model formats a line for every decision when .trace is set:
+         * only ask for that when the event is enabled at realize time
+         * (-trace rtl8168_model), so the default run pays nothing.
+         */
+        .trace = trace_event_get_state_backends(TRACE_RTL8168_MODEL) ?
+                 rtl8168_host_trace : NULL,
     };
 
     qemu_macaddr_default_if_unset(&s->conf.macaddr);
