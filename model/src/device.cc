@@ -10,7 +10,7 @@ namespace rtl8168sim {
 namespace {
 constexpr uint32_t kEventBudget = 1u << 20;  // events per entry point (bounds any runaway)
 constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
-constexpr uint32_t kStateVersion = 1;
+constexpr uint32_t kStateVersion = 2;  // 2: RX FIFO entries carry their reservation
 }  // namespace
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)

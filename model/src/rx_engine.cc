@@ -122,6 +122,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   if (f.bytes.size() < kMinFrame) f.bytes.resize(kMinFrame, 0);
   f.status = status;
   f.kind = kind;
+  f.fifo_bytes = static_cast<uint32_t>(wire_len);
   f.opts2 = 0;
   const uint16_t cplus = d_.regs.u16(reg::CPlusCmd);
   uint16_t tci = 0;
@@ -149,9 +150,9 @@ void RxEngine::fetch_desc() {
 }
 
 void RxEngine::pop_head() {
-  RxFrame& f = fifo_[head_];
-  const uint32_t wire_len = static_cast<uint32_t>(std::max(f.bytes.size(), kMinFrame + 4));
-  fifo_used_ -= std::min(fifo_used_, wire_len);
+  // Release exactly what arrival reserved (a stripped VLAN tag made the
+  // stored frame 4 bytes shorter than the space it took).
+  fifo_used_ -= fifo_[head_].fifo_bytes;
   head_ = (head_ + 1) % static_cast<uint32_t>(fifo_.size());
   count_--;
   if (host_waiting_) {
@@ -267,6 +268,7 @@ void RxEngine::save(StateWriter& w) const {
     w.put(f.status);
     w.put(f.opts2);
     w.put(f.kind);
+    w.put(f.fifo_bytes);
   }
 }
 
@@ -290,8 +292,12 @@ void RxEngine::load(StateReader& r) {
     f.status = r.get<uint32_t>();
     f.opts2 = r.get<uint32_t>();
     f.kind = r.get<uint8_t>();
+    f.fifo_bytes = r.get<uint32_t>();
   }
   if (phase_ != Phase::Idle && count_ == 0) r.fail();
+  uint64_t reserved = 0;
+  for (uint32_t i = 0; i < count_; i++) reserved += fifo_[i].fifo_bytes;
+  if (reserved != fifo_used_) r.fail();  // the FIFO accounting must add up
 }
 
 }  // namespace rtl8168sim

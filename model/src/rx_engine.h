@@ -46,6 +46,7 @@ class RxEngine {
     uint32_t status = 0;         // opts1 status bits (MAR/PAM/BAR, PID, fail bits)
     uint32_t opts2 = 0;          // VLAN tag when stripped
     uint8_t kind = 0;            // 0 unicast, 1 broadcast, 2 multicast (tally)
+    uint32_t fifo_bytes = 0;     // FIFO space taken on arrival (before VLAN strip)
   };
   bool accept(std::span<const uint8_t> frame, uint32_t& status, uint8_t& kind) const;
   void fetch_desc();
