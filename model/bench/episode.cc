@@ -77,12 +77,8 @@ json txpoll_stall(bool fixed, Time duration, uint32_t seed, const ParamList& par
       next_request = kNever;
     }
     if (now >= next_post && next_post != kNever && to_post > 0) {
-      const uint64_t buf = drv.tx_buffer(0);
-      const std::vector<uint8_t> f = tcp_frame(kPeerMac, kNicMac, kFrameLen, seq);
-      std::copy(f.begin(), f.end(), h.mem(buf));
+      drv.tx_post_copy(tcp_frame(kPeerMac, kNicMac, kFrameLen, seq));
       seq += kFrameLen - kTcpHeaderBytes;
-      const Frag frag{buf, kFrameLen};
-      drv.tx_post(std::span<const Frag>(&frag, 1), 0, 0);
       drv.doorbell();
       to_post--;
       next_post = to_post ? now + cpu(rng) : kNever;
@@ -161,12 +157,8 @@ json msi_lost_irq(bool fixed, bool msi, Time duration, uint32_t seed, const Para
     bool posted = false;
     while (drv.tx_free() >= 1) {
       const uint32_t len = size_pick(rng) == 0 ? 66 : 1514;
-      const uint64_t buf = drv.tx_buffer(0);
-      const std::vector<uint8_t> f = tcp_frame(kPeerMac, kNicMac, len, seq);
-      std::copy(f.begin(), f.end(), h.mem(buf));
+      drv.tx_post_copy(tcp_frame(kPeerMac, kNicMac, len, seq));
       seq += len;
-      const Frag frag{buf, len};
-      drv.tx_post(std::span<const Frag>(&frag, 1), 0, 0);
       posted = true;
     }
     if (posted) drv.doorbell();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sim_driver.h"
 
+#include <algorithm>
+
 namespace bench {
 
 namespace {
@@ -68,6 +70,13 @@ void SimDriver::tx_post(std::span<const Frag> frags, uint32_t opts1_first, uint3
   const uint64_t d0 = kTxRing + (first % kRing) * 16;
   h_.set_mem32(d0, h_.mem32(d0) | kOwn);
   cur_ += static_cast<uint32_t>(frags.size());
+}
+
+void SimDriver::tx_post_copy(std::span<const uint8_t> frame) {
+  const uint64_t buf = tx_buffer(0);
+  std::copy(frame.begin(), frame.end(), h_.mem(buf));
+  const Frag frag{buf, static_cast<uint32_t>(frame.size())};
+  tx_post(std::span<const Frag>(&frag, 1), 0, 0);
 }
 
 uint32_t SimDriver::tx_desc_opts1(unsigned ring_index) const {

@@ -48,6 +48,9 @@ class SimDriver {
   }
   // Post one frame; Own is set on the first descriptor last (r8169 M 4342).
   void tx_post(std::span<const Frag> frags, uint32_t opts1_first, uint32_t opts2);
+  // Copy `frame` into the next slot's buffer and post it as one descriptor
+  // (no offloads; no doorbell).
+  void tx_post_copy(std::span<const uint8_t> frame);
   void doorbell() { h_.w8(0x38, 0x40); }
   // Reclaim completed descriptors; returns frames completed. Applies the
   // 2007 re-kick when enabled.
