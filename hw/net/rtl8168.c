@@ -615,6 +615,30 @@ static void rtl8168_instance_finalize(Object *obj)
     g_free(s->state);
 }
 
+/*
+ * Read-only observability for determinism checks (docs/REPRODUCE.md): the
+ * model's trace hash and event count, e.g. "qom-get /machine/peripheral/nic0
+ * x-trace-hash" on the monitor. Reading them changes nothing in the model.
+ */
+static void rtl8168_trace_hash_get(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    RTL8168State *s = RTL8168(obj);
+    g_autofree char *value = g_strdup_printf(
+        "0x%016" PRIx64, s->dev ? rtl8168_trace_hash(s->dev) : 0);
+
+    visit_type_str(v, name, &value, errp);
+}
+
+static void rtl8168_trace_events_get(Object *obj, Visitor *v, const char *name,
+                                     void *opaque, Error **errp)
+{
+    RTL8168State *s = RTL8168(obj);
+    uint64_t value = s->dev ? rtl8168_trace_events(s->dev) : 0;
+
+    visit_type_uint64(v, name, &value, errp);
+}
+
 static void rtl8168_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
@@ -637,6 +661,14 @@ static void rtl8168_class_init(ObjectClass *klass, void *data)
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
 
     rtl8168_class_add_params(klass);
+    object_class_property_add(klass, "x-trace-hash", "str",
+                              rtl8168_trace_hash_get, NULL, NULL, NULL);
+    object_class_property_set_description(klass, "x-trace-hash",
+        "read-only: hash of every model trace event since reset");
+    object_class_property_add(klass, "x-trace-events", "uint64",
+                              rtl8168_trace_events_get, NULL, NULL, NULL);
+    object_class_property_set_description(klass, "x-trace-events",
+        "read-only: number of model trace events since reset");
 }
 
 static const TypeInfo rtl8168_type_info = {
