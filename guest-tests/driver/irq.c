@@ -2,17 +2,36 @@
 /*
  * rtl8168sim: interrupt handler and NAPI poll.
  *
- * Both handler variants follow the 2.6.29 r8169 structure: while NAPI runs, the NAPI
- * events are masked in IntrMask (which stays non-zero: LinkChg remains enabled) and in
- * the software mask tp->intr_mask; the poll restores both.
+ *  irq_ack_loop=1 (fixed, default): the handler of "r8169: avoid losing MSI interrupts"
+ *    (David Dillow, 2009, merged for Linux 2.6.30; HISTORY.md section 2): while NAPI runs,
+ *    the NAPI events are masked in IntrMask (LinkChg stays enabled) and in the software
+ *    mask tp->intr_mask; the handler acks everything it read and re-reads IntrStatus until
+ *    it reads 0 (or 0xffff for a vanished device) - the chip sends a new MSI only once all
+ *    active sources have been acknowledged, so anything that became active meanwhile must
+ *    be acked too. The poll restores both masks; unmasking with events latched is a new
+ *    0->1 edge of (IntrStatus & IntrMask), i.e. a new MSI.
  *
- *  irq_ack_loop=0 (old, before "r8169: avoid losing MSI interrupts", 2.6.29.4):
- *    read IntrStatus once, ack only status & tp->intr_mask, schedule NAPI, return.
- *    An event that latches between the read and the ack stays set, so
- *    (IntrStatus & IntrMask) may never return to zero and an edge-triggered MSI never
- *    fires again.
- *  irq_ack_loop=1 (the 2009 fix): ack everything seen and re-read IntrStatus until it
- *    reads 0 (or 0xffff for a vanished device).
+ *  irq_ack_loop=0 (old, before that fix): read IntrStatus once, ack status & tp->intr_mask,
+ *    schedule NAPI, return - no re-read. NAPI masking is done in software only (the NAPI
+ *    state and tp->intr_mask, which stays 0xffff here): IntrMask keeps every event enabled
+ *    while NAPI runs, and every event raised during a poll is acked by the next interrupt.
+ *
+ * Why the old mode keeps IntrMask untouched. The model sends one MSI per 0->1 edge of
+ * (IntrStatus & IntrMask), and an IntrMask write that uncovers latched events is such an
+ * edge. With the 2.6.29 structure (mask the NAPI events in IntrMask in the handler, unmask
+ * in the poll) the poll's unmask re-creates the edge for anything that latched while the
+ * handler ran, so an event latched between the handler's read and its write-1-to-clear is
+ * recovered at the end of the poll, and with one vCPU the old handler almost never hangs
+ * (only when an interrupt with no NAPI event, e.g. LinkChg alone, races a NAPI event). The
+ * 2009 reports came from SMP machines (an Atom 330, "depending on which CPU took the
+ * interrupt"), where the handler can run on one CPU while the poll unmasks on another; the
+ * lab's -smp 1 guest has no such interleaving. With IntrMask
+ * left fully enabled nothing re-creates the edge: an event that latches between the read
+ * and the ack keeps (IntrStatus & IntrMask) non-zero forever and no further MSI is sent -
+ * exactly the condition the fix describes ("the AND never returns to zero"). The only
+ * difference from the fixed handler is then the one the 2009 fix made: the re-read loop.
+ * Under INTx the level stays asserted and the handler simply runs again (no hang), as with
+ * pci=nomsi in the original reports.
  */
 #include <linux/interrupt.h>
 #include <linux/netdevice.h>
@@ -57,8 +76,12 @@ irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 		if (seen & INT_RXOVERFLOW)
 			tp->sw.rx_overflow++;
 		if ((seen & NAPI_EVENTS) && napi_schedule_prep(&tp->napi)) {
-			rtl_w16(tp, REG_INTRMASK, INTR_EVENTS & ~NAPI_EVENTS);
-			tp->intr_mask = (u16)~NAPI_EVENTS;
+			if (rtl_irq_ack_loop) {
+				/* fixed: mask the NAPI events in hardware until the poll ends */
+				rtl_w16(tp, REG_INTRMASK, INTR_EVENTS & ~NAPI_EVENTS);
+				tp->intr_mask = (u16)~NAPI_EVENTS;
+			}
+			/* old: IntrMask and tp->intr_mask stay as they are (software-only) */
 			__napi_schedule(&tp->napi);
 		}
 		if (!rtl_irq_ack_loop)

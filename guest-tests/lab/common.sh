@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers of the closed-world lab (sourced by /init before the case).
+# Variables for the cases after lab_setup:
+#   IFA   the DUT's interface (root namespace, 10.9.0.1)   A  its PCI address
+#   IFB   the partner's interface (namespace $NS, 10.9.0.2) B  its PCI address
+#   NS    pid of the process holding the partner's network namespace
+#   LAB_driver rtl8168sim|r8169, LAB_params the module parameters, LAB_<k> from --arg k=v
+# Output: lab_result k=v ... -> "RESULT case=<case> k=v ...";  lab_done / lab_fail REASON end
+# the run (exactly one LAB line) and power off.
+
+LAB_params="$(cat /lab/params 2>/dev/null)"
+
+lab_log() { echo "LAB: $*"; }
+lab_result() { echo "RESULT case=$LAB_case $*"; }
+lab_uptime() { cut -d' ' -f1 /proc/uptime; }
+lab_now_ns() { lab-tool now; }
+# run a command in the partner's namespace
+ns() { nsenter -t "$NS" -n "$@"; }
+
+lab_diag() {
+  echo "---- diagnostics"
+  [ -n "${IFA:-}" ] && ethtool -S "$IFA" 2>/dev/null | grep -v ': 0$' | sed 's/^/  /'
+  grep -E 'CPU|eth' /proc/interrupts | sed 's/^/  /'
+  dmesg | tail -20 | sed 's/^/  /'
+}
+
+lab_done() {
+  echo "LAB DONE"
+  sync 2>/dev/null
+  poweroff -f
+  sleep 100
+}
+
+lab_fail() {
+  lab_diag
+  echo "LAB FAIL $*"
+  poweroff -f
+  sleep 100
+}
+
+# guest-side bound in virtual seconds (LAB_deadline, default 150): a run that would never end
+# prints LAB FAIL and powers off
+lab_deadline() {
+  ( sleep "${LAB_deadline:-150}"; lab_diag; echo "LAB FAIL guest deadline ${LAB_deadline:-150} s (virtual)"; poweroff -f ) &
+}
+
+# ethtool -S counter of the DUT (0 when absent)
+lab_stat() { ethtool -S "${2:-$IFA}" 2>/dev/null | awk -v k="$1:" '$1 == k {print $2; f=1} END {if (!f) print 0}'; }
+
+# interrupts taken by the DUT (sum over CPUs of the /proc/interrupts line named after $IFA)
+lab_irqs() {
+  awk -v n="${1:-$IFA}" '$NF == n { s = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i; else break; print s; f = 1 }
+    END { if (!f) print 0 }' /proc/interrupts
+}
+
+# 16-bit register of the DUT from `ethtool -d` (hex offset, e.g. 3c); prints decimal
+lab_reg16() {
+  ethtool -d "${2:-$IFA}" 2>/dev/null | awk -v off="$1" '
+    BEGIN { o = 0; for (i = 1; i <= length(off); i++) o = o * 16 + index("0123456789abcdef", tolower(substr(off, i, 1))) - 1 }
+    /^0x[0-9a-fA-F]+:/ {
+      base = 0; s = substr($1, 3, length($1) - 3)
+      for (i = 1; i <= length(s); i++) base = base * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+      for (j = 2; j <= NF; j++) byte[base + j - 2] = $j
+    }
+    END {
+      lo = byte[o]; hi = byte[o + 1]
+      if (lo == "" || hi == "") { print -1; exit }
+      v = 0; h = hi lo
+      for (i = 1; i <= 4; i++) v = v * 16 + index("0123456789abcdef", tolower(substr(h, i, 1))) - 1
+      print v
+    }'
+}
+
+# wait until $1 (a file) exists, at most $2 tenths of a second
+lab_wait_file() {
+  n=0
+  while [ ! -f "$1" ]; do n=$((n+1)); [ "$n" -gt "${2:-100}" ] && return 1; usleep 100000; done
+}
+
+lab_carrier_a() { [ "$(cat /sys/class/net/$IFA/carrier 2>/dev/null)" = 1 ]; }
+lab_carrier_b() { ns ip link show "$IFB" 2>/dev/null | grep -q LOWER_UP; }
+lab_wait_link() {
+  n=0
+  while ! lab_carrier_a || ! lab_carrier_b; do
+    n=$((n+1)); [ "$n" -gt "${1:-100}" ] && return 1; usleep 100000
+  done
+}
+
+lab_ping() {
+  ping -c 1 -W 2 10.9.0.2 >/tmp/ping 2>&1 || ping -c 1 -W 2 10.9.0.2 >/tmp/ping 2>&1 ||
+    ping -c 1 -W 2 10.9.0.2 >/tmp/ping 2>&1
+}
+
+lab_setup() {
+  echo "LAB kernel=$(uname -r) case=$LAB_case driver=$LAB_driver params='$LAB_params' uptime=$(lab_uptime)"
+  lab_deadline
+  devs=""
+  for d in /sys/bus/pci/devices/*; do
+    [ "$(cat $d/vendor)" = 0x10ec ] && [ "$(cat $d/device)" = 0x8168 ] && devs="$devs ${d##*/}"
+  done
+  set -- $devs
+  A="$1"; B="$2"
+  [ -n "$B" ] || lab_fail "need two 10ec:8168 devices, found '$devs'"
+  echo "$LAB_driver" >/sys/bus/pci/devices/$A/driver_override
+  echo r8169 >/sys/bus/pci/devices/$B/driver_override
+  for m in libphy mdio_devres realtek r8169; do modprobe $m || lab_fail "modprobe $m"; done
+  if [ "$LAB_driver" = rtl8168sim ]; then
+    insmod /lib/modules/$(uname -r)/extra/rtl8168sim.ko $LAB_params || lab_fail "insmod rtl8168sim $LAB_params"
+  fi
+  n=0
+  while [ ! -d /sys/bus/pci/devices/$A/net ] || [ ! -d /sys/bus/pci/devices/$B/net ]; do
+    n=$((n+1)); [ "$n" -gt 50 ] && lab_fail "NICs not bound"; usleep 100000
+  done
+  [ "$(basename "$(readlink /sys/bus/pci/devices/$A/driver)")" = "$LAB_driver" ] || lab_fail "$A not bound to $LAB_driver"
+  [ "$(basename "$(readlink /sys/bus/pci/devices/$B/driver)")" = r8169 ] || lab_fail "$B not bound to r8169"
+  IFA="$(ls /sys/bus/pci/devices/$A/net)"; IFB="$(ls /sys/bus/pci/devices/$B/net)"
+  [ "$(cat /sys/class/net/$IFA/address)" = 52:54:00:00:00:01 ] || lab_fail "DUT $A/$IFA has MAC $(cat /sys/class/net/$IFA/address), not the dut's"
+  unshare -n sleep 1000000000 &
+  NS=$!
+  usleep 300000
+  ip link set "$IFB" netns $NS || lab_fail "ip link set $IFB netns"
+  ns ip link set lo up
+  ns ip addr add 10.9.0.2/24 dev "$IFB"
+  ns ip link set "$IFB" up
+  ip link set lo up
+  ip addr add 10.9.0.1/24 dev "$IFA"
+  ip link set "$IFA" up
+  lab_wait_link || lab_fail "no carrier ($IFA $(cat /sys/class/net/$IFA/carrier 2>/dev/null))"
+  lab_ping || { cat /tmp/ping; lab_fail "ping 10.9.0.2"; }
+  irqkind="$(grep -E " $IFA\$" /proc/interrupts | grep -oE 'PCI-MSI|IO-APIC|MSI' | head -n1)"
+  lab_log "dut=$A/$IFA ($LAB_driver, ${irqkind:-irq?}) partner=$B/$IFB ready uptime=$(lab_uptime)"
+  lab_result "setup=ok dut_driver=$LAB_driver irq=${irqkind:-unknown}"
+}

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Shared pieces of scripts/reproduce: the episode-module interface, case results, verdicts,
+the verdict table and the JSON report.
+
+EPISODE MODULE INTERFACE (scripts/repro/<episode>.py, one module per episode)
+-----------------------------------------------------------------------------
+Each module defines
+
+    NAME = "txpoll-stall"            # the episode name used on the command line
+    DRIVERS = ("old", "fixed", "stock")   # optional: drivers it supports (default all three)
+
+    def run(ctx, driver) -> list[dict]
+
+`driver` is one of "old", "fixed", "stock" (stock = the unmodified r8169, which carries every
+fix and is expected CLEAN). `ctx` is a common.Context:
+
+    ctx.kernel        "6.1" | "6.12"
+    ctx.out           pathlib.Path: a directory the module may use (one sub-directory per
+                      lab run is made by ctx.lab itself)
+    ctx.twice         bool (informational: ctx.lab already runs each case twice and compares)
+    ctx.log(msg)      progress message to stderr
+    ctx.lab(case, dut_driver, params="", args=None, props="", timeout=None, tag=None)
+                      -> lab.LabResult
+        case        guest-tests/lab/<case>.sh
+        dut_driver  "rtl8168sim" | "r8169"
+        params      module parameters for rtl8168sim, e.g. "txpoll_rekick=0"
+        args        dict {k: v} -> run-lab --arg k=v (LAB_k in the guest)
+        props       extra -device properties for the DUT, "key=val,key=val"
+        tag         name of the run directory (default: derived from the arguments)
+
+    lab.LabResult fields:
+        ok          True when the guest printed LAB DONE
+        status      "done" | "fail" | "timeout" | "error"
+        reason      the LAB FAIL reason / error text ("" when done)
+        results     list of dicts, one per guest "RESULT k=v ..." line (values are str)
+        result(key=value...) -> first RESULT dict whose fields match (or {})
+        trace_hash  {"dut": "0x...", "partner": "0x..."}
+        trace_events {"dut": int, "partner": int}
+        inputs      fingerprint of everything the run depends on (QEMU binary, kernel, initramfs
+                    + overlay, command line); equal inputs must give equal hashes and figures
+        wall_s      host wall time of the run
+        out_dir     the run's directory (console.log, qemu.cmdline, run-lab.txt)
+        twice_diff  list of str: differences between the two runs when --twice (else [])
+
+run() returns one dict per case, built with common.case():
+
+    common.case(episode=NAME, driver=driver, case="msi", expected="REPRODUCED"|"CLEAN",
+                observed="REPRODUCED"|"CLEAN"|None, figures={...}, lab=LabResult,
+                reason="short text")
+
+  -> {"episode", "driver", "case", "expected", "observed", "verdict", "figures",
+      "trace_hash", "trace_events", "reason", "wall_s", "out_dir", "twice_diff"}
+
+  verdict = observed when observed == expected, else "UNEXPECTED" (observed None means the
+  run failed: UNEXPECTED). With --twice any difference between the two runs (trace hashes or
+  the guest's RESULT figures) makes the verdict UNEXPECTED and is listed in "twice_diff".
+  `figures` should hold the few numbers that justify the observation (they are printed on the
+  VERDICT line as k=v, in insertion order; keep it short).
+
+The dispatcher (scripts/reproduce) prints for every case
+    VERDICT <episode> driver=<d> [case] <REPRODUCED|CLEAN|UNEXPECTED> <short figures>
+then one table, writes the JSON, and exits 0 only when no case is UNEXPECTED.
+"""
+import json
+import sys
+import time
+
+REPRODUCED = "REPRODUCED"
+CLEAN = "CLEAN"
+UNEXPECTED = "UNEXPECTED"
+
+DRIVERS = ("old", "fixed", "stock")
+
+
+class Context:
+    def __init__(self, kernel, out, lab_fn, twice=False, verbose=False):
+        self.kernel = kernel
+        self.out = out
+        self.twice = twice
+        self.verbose = verbose
+        self._lab = lab_fn
+
+    def lab(self, case, dut_driver, params="", args=None, props="", timeout=None, tag=None):
+        return self._lab(case, dut_driver, params=params, args=args or {}, props=props,
+                         timeout=timeout, tag=tag)
+
+    def log(self, msg):
+        print(f"reproduce: {msg}", file=sys.stderr, flush=True)
+
+
+def fmt_value(v):
+    if isinstance(v, float):
+        if v == 0:
+            return "0"
+        if abs(v) >= 100:
+            return f"{v:.0f}"
+        if abs(v) >= 1:
+            return f"{v:.2f}"
+        return f"{v:.3g}"
+    return str(v)
+
+
+def case(episode, driver, case, expected, observed, figures=None, lab=None, reason=""):
+    figures = dict(figures or {})
+    twice_diff = list(getattr(lab, "twice_diff", []) or []) if lab is not None else []
+    if observed is None:
+        verdict = UNEXPECTED
+    elif observed != expected:
+        verdict = UNEXPECTED
+    else:
+        verdict = observed
+    if twice_diff:
+        verdict = UNEXPECTED
+        reason = (reason + "; " if reason else "") + "not deterministic: " + "; ".join(twice_diff)
+    return {
+        "episode": episode,
+        "driver": driver,
+        "case": case,
+        "expected": expected,
+        "observed": observed,
+        "verdict": verdict,
+        "figures": figures,
+        "trace_hash": dict(getattr(lab, "trace_hash", {}) or {}) if lab is not None else {},
+        "trace_events": dict(getattr(lab, "trace_events", {}) or {}) if lab is not None else {},
+        "reason": reason,
+        "wall_s": round(getattr(lab, "wall_s", 0.0) or 0.0, 1) if lab is not None else 0.0,
+        "out_dir": str(getattr(lab, "out_dir", "") or "") if lab is not None else "",
+        "lab_status": getattr(lab, "status", "") if lab is not None else "",
+        "inputs": getattr(lab, "inputs", "") if lab is not None else "",
+        "results": list(getattr(lab, "results", []) or []) if lab is not None else [],
+        "twice_diff": twice_diff,
+    }
+
+
+def short_figures(c, limit=6):
+    items = list(c["figures"].items())[:limit]
+    return " ".join(f"{k}={fmt_value(v)}" for k, v in items)
+
+
+def verdict_line(c):
+    line = f"VERDICT {c['episode']} driver={c['driver']} [{c['case']}] {c['verdict']} {short_figures(c)}"
+    if c["verdict"] == UNEXPECTED:
+        line += f" (expected {c['expected']}, observed {c['observed']}"
+        line += f": {c['reason']})" if c["reason"] else ")"
+    return line.rstrip()
+
+
+def table(cases):
+    head = ("episode", "driver", "case", "expected", "verdict", "wall s", "figures")
+    rows = [(c["episode"], c["driver"], c["case"], c["expected"], c["verdict"],
+             f"{c['wall_s']:.0f}", short_figures(c, 4)) for c in cases]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(head)]
+    out = []
+    fmt = "  ".join("{:<%d}" % w for w in widths[:-1]) + "  {}"
+    out.append(fmt.format(*head))
+    out.append(fmt.format(*("-" * w for w in widths[:-1]), "-" * len(head[-1])))
+    for r in rows:
+        out.append(fmt.format(*r))
+    return "\n".join(out)
+
+
+def write_json(path, meta, cases):
+    doc = dict(meta)
+    doc["cases"] = cases
+    doc["unexpected"] = sum(1 for c in cases if c["verdict"] == UNEXPECTED)
+    doc["written"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=2, sort_keys=False)
+        f.write("\n")
+    import os
+    os.replace(tmp, path)
+
+
+def num(d, key, default=None):
+    """A RESULT field as int/float (None/default when missing or not a number)."""
+    v = d.get(key) if d else None
+    if v is None:
+        return default
+    try:
+        return int(v)
+    except ValueError:
+        try:
+            return float(v)
+        except ValueError:
+            return default
