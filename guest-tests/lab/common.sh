@@ -53,9 +53,10 @@ lab_irqs() {
     END { if (!f) print 0 }' /proc/interrupts
 }
 
-# 16-bit register of the DUT from `ethtool -d` (hex offset, e.g. 3c); prints decimal
+# 16-bit register of the DUT from `ethtool -d IF hex on` (hex offset, e.g. 3c); prints decimal.
+# "hex on": for r8169, plain `ethtool -d` is pretty-printed by ethtool's realtek decoder.
 lab_reg16() {
-  ethtool -d "${2:-$IFA}" 2>/dev/null | awk -v off="$1" '
+  ethtool -d "${2:-$IFA}" hex on 2>/dev/null | awk -v off="$1" '
     BEGIN { o = 0; for (i = 1; i <= length(off); i++) o = o * 16 + index("0123456789abcdef", tolower(substr(off, i, 1))) - 1 }
     /^0x[0-9a-fA-F]+:/ {
       base = 0; s = substr($1, 3, length($1) - 3)

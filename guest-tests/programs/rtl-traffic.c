@@ -11,6 +11,19 @@
  * Options: --no-sha (skip SHA-256), --no-verify (skip the pattern check), --timeout SEC,
  * --ready-file F (servers: written with the port once listening), --expect-bytes N
  * (stream-recv). HOST is a numeric IPv4/IPv6 address; sizes take K/M/G (binary) suffixes.
+ * Measurement options (each adds fields to the RESULT line, nothing changes without them):
+ *   --warmup N   stream-recv: also time the steady state, from the read that completes the
+ *                first N bytes to the last data read (slow start and connection set-up
+ *                excluded): warm_bytes= warm_ns= warm_mbps=
+ *   --cpu        stream-recv (with --warmup: over the same window) and stream-send: the
+ *                guest's idle time from /proc/timer_list (idle_sleeptime summed over CPUs):
+ *                idle_ns= busy_pct= (idle_ns=- busy_pct=- when the file is unreadable)
+ *   --write-size N  stream-send: write() N bytes at a time (default 256 KiB, at most
+ *                256 KiB) and report per-write() latency: writes= wmean_ns= wstddev_ns=
+ *                wp50_ns= wp99_ns= wmax_ns= (the first --warmup N bytes excluded), the
+ *                analogue of netperf omni send latency
+ *   --skip N     rr: the first N transactions are run but left out of the latency
+ *                statistics (slow start, connection set-up): skipped=N
  *
  * Output: exactly one line on stdout,
  *   RESULT tool=T status=ok|fail|error|timeout bytes=N ns=N mbps=X sha256=HEX|- [...]
@@ -29,6 +42,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -47,7 +61,8 @@
 
 enum { EXIT_OK = 0, EXIT_VERIFY = 1, EXIT_USAGE = 2, EXIT_TIMEOUT = 3, EXIT_NET = 4 };
 
-static uint8_t g_pattern[RTL_PATTERN_PERIOD]; /* one period of the stream pattern */
+/* two periods of the stream pattern: a write() of up to one period may start anywhere */
+static uint8_t g_pattern[2 * RTL_PATTERN_PERIOD];
 static uint8_t g_rxbuf[IO_SIZE];
 static const char *g_tool = "rtl-traffic";
 static char g_timeout_line[128];
@@ -58,6 +73,10 @@ static struct {
   const char *ready_file;
   int have_expect;
   uint64_t expect_bytes;
+  int have_warmup, cpu;
+  uint64_t warmup;
+  size_t write_size; /* 0: IO_SIZE, no per-write statistics */
+  uint64_t skip;     /* rr: transactions left out of the statistics */
 } opt;
 
 /* ---- SHA-256 (FIPS 180-4) ---------------------------------------------------------- */
@@ -288,6 +307,41 @@ static double mbps(uint64_t bytes, uint64_t ns) {
   return ns ? (double)bytes * 8e3 / (double)ns : 0.0;
 }
 
+/* Idle time so far (ns) averaged over the CPUs: the .idle_sleeptime lines of
+ * /proc/timer_list (NO_HZ kernels; updated when a CPU leaves idle, so exact for the CPU
+ * this process runs on). -1 when the file cannot be read or has no such line. */
+static int64_t idle_ns_now(void) {
+  static char buf[65536];
+  const char *key = ".idle_sleeptime", *p;
+  int64_t sum = -1, cpus = 0;
+  size_t n = 0;
+  ssize_t r;
+  int fd = open("/proc/timer_list", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  while (n < sizeof(buf) - 1 && (r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0) n += (size_t)r;
+  close(fd);
+  buf[n] = 0;
+  for (p = strstr(buf, key); p; p = strstr(p + 1, key)) {
+    const char *q = strchr(p, ':');
+    if (!q) break;
+    if (sum < 0) sum = 0;
+    sum += (int64_t)strtoll(q + 1, NULL, 10);
+    cpus++;
+  }
+  return cpus ? sum / cpus : -1;
+}
+
+/* " idle_ns=N busy_pct=X" for a window of ns nanoseconds that started at idle0. */
+static void print_cpu(int64_t idle0, uint64_t ns) {
+  int64_t idle1 = idle0 < 0 ? -1 : idle_ns_now();
+  if (idle0 < 0 || idle1 < 0 || ns == 0) {
+    printf(" idle_ns=- busy_pct=-");
+    return;
+  }
+  printf(" idle_ns=%lld busy_pct=%.1f", (long long)(idle1 - idle0),
+         100.0 * (1.0 - (double)(idle1 - idle0) / (double)ns));
+}
+
 static void pattern_sha256(uint64_t bytes, char hex[65]) {
   sha256_ctx s;
   sha256_init(&s);
@@ -299,17 +353,48 @@ static void pattern_sha256(uint64_t bytes, char hex[65]) {
   sha256_final_hex(&s, hex);
 }
 
+/* sqrt() without libm: the guest build links with plain `gcc -static`. */
+static double sqrt_nr(double x) {
+  double r = x > 1 ? x / 2 : 1;
+  int k;
+  if (x <= 0) return 0;
+  for (k = 0; k < 200; k++) {
+    double next = (r + x / r) / 2;
+    if (next == r) break;
+    r = next;
+  }
+  return r;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t nearest_rank(const uint64_t *sorted, uint64_t n, unsigned percent) {
+  uint64_t rank = (percent * n + 99) / 100;
+  return sorted[(rank ? rank : 1) - 1];
+}
+
 /* ---- modes --------------------------------------------------------------------------- */
 
 static int stream_send(const char *host, uint16_t port, uint64_t bytes) {
-  uint64_t sent = 0, t0, ns;
+  uint64_t sent = 0, t0, ns, *lat = NULL, nlat = 0, i;
+  size_t io = opt.write_size ? opt.write_size : IO_SIZE;
+  int64_t idle0 = -1;
   char hex[65] = "-";
   int fd = tcp_connect(host, port);
+  if (opt.write_size) {
+    lat = malloc((size_t)(bytes / io + 1) * sizeof(*lat));
+    if (!lat) fail(EXIT_NET, "memory", "out of memory");
+  }
+  if (opt.cpu) idle0 = idle_ns_now();
   t0 = now_ns();
   while (sent < bytes) {
-    uint64_t left = bytes - sent;
-    size_t n = left < IO_SIZE ? (size_t)left : IO_SIZE; /* sent stays a multiple of IO_SIZE */
-    write_all(fd, g_pattern, n);
+    uint64_t left = bytes - sent, a = lat ? now_ns() : 0;
+    size_t n = left < io ? (size_t)left : io;
+    write_all(fd, g_pattern + sent % RTL_PATTERN_PERIOD, n);
+    if (lat && sent >= (opt.have_warmup ? opt.warmup : 0)) lat[nlat++] = now_ns() - a;
     sent += n;
   }
   shutdown(fd, SHUT_WR);
@@ -317,14 +402,30 @@ static int stream_send(const char *host, uint16_t port, uint64_t bytes) {
   ns = now_ns() - t0;
   close(fd);
   if (!opt.no_sha) pattern_sha256(bytes, hex);
-  printf("RESULT tool=stream-send status=ok bytes=%llu ns=%llu mbps=%.3f sha256=%s\n",
+  printf("RESULT tool=stream-send status=ok bytes=%llu ns=%llu mbps=%.3f sha256=%s",
          (unsigned long long)sent, (unsigned long long)ns, mbps(sent, ns), hex);
+  if (opt.cpu) print_cpu(idle0, ns);
+  if (lat && nlat) {
+    double sum = 0, sq = 0, mean;
+    for (i = 0; i < nlat; i++) sum += (double)lat[i];
+    mean = sum / (double)nlat;
+    for (i = 0; i < nlat; i++) sq += ((double)lat[i] - mean) * ((double)lat[i] - mean);
+    qsort(lat, nlat, sizeof(*lat), cmp_u64);
+    printf(" write_size=%zu writes=%llu wmean_ns=%.1f wstddev_ns=%.1f wmin_ns=%llu wp50_ns=%llu "
+           "wp99_ns=%llu wmax_ns=%llu",
+           io, (unsigned long long)nlat, mean, sqrt_nr(sq / (double)nlat),
+           (unsigned long long)lat[0], (unsigned long long)nearest_rank(lat, nlat, 50),
+           (unsigned long long)nearest_rank(lat, nlat, 99), (unsigned long long)lat[nlat - 1]);
+  }
+  printf("\n");
+  free(lat);
   return EXIT_OK;
 }
 
 static int stream_recv(int fd) {
-  uint64_t got = 0, t0 = now_ns(), ns, mismatch = 0;
-  int bad = 0, ok;
+  uint64_t got = 0, t0 = now_ns(), ns, mismatch = 0, tw = 0, wbytes = 0, tlast = t0;
+  int64_t idle0 = opt.cpu && !opt.have_warmup ? idle_ns_now() : -1;
+  int bad = 0, ok, warm = 0;
   sha256_ctx s;
   char hex[65] = "-", pattern[48] = "-";
   sha256_init(&s);
@@ -334,6 +435,16 @@ static int stream_recv(int fd) {
     if (r < 0)
       fail(EXIT_NET, "read", "read after %llu bytes: %s", (unsigned long long)got, strerror(errno));
     if (r == 0) break;
+    if (opt.have_warmup) {
+      tlast = now_ns();
+      if (warm) {
+        wbytes += (uint64_t)r;
+      } else if (got + (uint64_t)r >= opt.warmup) {
+        warm = 1; /* the window starts after this read */
+        tw = tlast;
+        if (opt.cpu) idle0 = idle_ns_now();
+      }
+    }
     if (!opt.no_sha) sha256_update(&s, g_rxbuf, (size_t)r);
     if (!opt.no_verify && !bad) {
       size_t done = 0;
@@ -366,41 +477,23 @@ static int stream_recv(int fd) {
          ok ? "ok" : "fail", (unsigned long long)got, (unsigned long long)ns, mbps(got, ns), hex,
          pattern);
   if (opt.have_expect) printf(" expect_bytes=%llu", (unsigned long long)opt.expect_bytes);
+  if (opt.have_warmup)
+    printf(" warm_bytes=%llu warm_ns=%llu warm_mbps=%.3f", (unsigned long long)wbytes,
+           (unsigned long long)(warm ? tlast - tw : 0), warm ? mbps(wbytes, tlast - tw) : 0.0);
+  if (opt.cpu) print_cpu(idle0, opt.have_warmup ? (warm ? tlast - tw : 0) : ns);
   printf("\n");
   return ok ? EXIT_OK : EXIT_VERIFY;
 }
 
-/* sqrt() without libm: the guest build links with plain `gcc -static`. */
-static double sqrt_nr(double x) {
-  double r = x > 1 ? x / 2 : 1;
-  int k;
-  if (x <= 0) return 0;
-  for (k = 0; k < 200; k++) {
-    double next = (r + x / r) / 2;
-    if (next == r) break;
-    r = next;
-  }
-  return r;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static uint64_t nearest_rank(const uint64_t *sorted, uint64_t n, unsigned percent) {
-  uint64_t rank = (percent * n + 99) / 100;
-  return sorted[(rank ? rank : 1) - 1];
-}
-
 static int rr_client(const char *host, uint16_t port, uint64_t req, uint64_t resp, uint64_t count) {
   uint8_t hello[RTL_RR_HELLO_SIZE], *reqbuf, *respbuf, *expect;
-  uint64_t *lat, i, t0, ns, bad = 0;
+  uint64_t *lat, *st, i, n, t0, ns, bad = 0;
   double sum = 0, sq = 0, mean;
   int one = 1, fd;
   if (req == 0 || resp == 0 || req > RTL_RR_MAX_SIZE || resp > RTL_RR_MAX_SIZE)
     fail(EXIT_USAGE, "usage", "REQ and RESP must be in [1, %u]", RTL_RR_MAX_SIZE);
   if (count == 0 || count > 0xffffffffu) fail(EXIT_USAGE, "usage", "COUNT must be in [1, 2^32-1]");
+  if (opt.skip >= count) fail(EXIT_USAGE, "usage", "--skip must be below COUNT");
   reqbuf = malloc(req);
   respbuf = malloc(resp);
   expect = malloc(resp);
@@ -428,22 +521,25 @@ static int rr_client(const char *host, uint16_t port, uint64_t req, uint64_t res
   shutdown(fd, SHUT_WR);
   drain(fd);
   close(fd);
-  for (i = 0; i < count; i++) sum += (double)lat[i];
-  mean = sum / (double)count;
-  for (i = 0; i < count; i++) sq += ((double)lat[i] - mean) * ((double)lat[i] - mean);
-  qsort(lat, count, sizeof(*lat), cmp_u64);
+  n = count - opt.skip; /* statistics over lat[skip..count) */
+  st = lat + opt.skip;
+  for (i = 0; i < n; i++) sum += (double)st[i];
+  mean = sum / (double)n;
+  for (i = 0; i < n; i++) sq += ((double)st[i] - mean) * ((double)st[i] - mean);
+  qsort(st, n, sizeof(*st), cmp_u64);
   printf(
       "RESULT tool=rr status=%s bytes=%llu ns=%llu mbps=%.3f sha256=- transactions=%llu "
       "request=%llu response=%llu tps=%.1f mean_ns=%.1f stddev_ns=%.1f min_ns=%llu "
-      "p50_ns=%llu p90_ns=%llu p99_ns=%llu max_ns=%llu bad_responses=%llu\n",
+      "p50_ns=%llu p90_ns=%llu p99_ns=%llu max_ns=%llu bad_responses=%llu",
       bad ? "fail" : "ok", (unsigned long long)(count * (req + resp)), (unsigned long long)ns,
       mbps(count * (req + resp), ns), (unsigned long long)count, (unsigned long long)req,
       (unsigned long long)resp, ns ? (double)count * 1e9 / (double)ns : 0.0, mean,
-      sqrt_nr(sq / (double)count), (unsigned long long)lat[0],
-      (unsigned long long)nearest_rank(lat, count, 50),
-      (unsigned long long)nearest_rank(lat, count, 90),
-      (unsigned long long)nearest_rank(lat, count, 99), (unsigned long long)lat[count - 1],
+      sqrt_nr(sq / (double)n), (unsigned long long)st[0],
+      (unsigned long long)nearest_rank(st, n, 50), (unsigned long long)nearest_rank(st, n, 90),
+      (unsigned long long)nearest_rank(st, n, 99), (unsigned long long)st[n - 1],
       (unsigned long long)bad);
+  if (opt.skip) printf(" skipped=%llu", (unsigned long long)opt.skip);
+  printf("\n");
   free(reqbuf), free(respbuf), free(expect), free(lat);
   return bad ? EXIT_VERIFY : EXIT_OK;
 }
@@ -491,6 +587,7 @@ static void usage(FILE *to) {
           "  rr HOST PORT REQ RESP COUNT    request/response latency (TCP_RR)\n"
           "  rr-server PORT                 serve one rr connection until EOF\n"
           "Options: --no-sha --no-verify --timeout SEC --ready-file F --expect-bytes N\n"
+          "         --warmup N --cpu --write-size N --skip N (see the source header)\n"
           "Prints one line: RESULT tool=... status=... bytes=... ns=... mbps=... sha256=...\n");
 }
 
@@ -512,6 +609,17 @@ int main(int argc, char **argv) {
       opt.timeout = (unsigned)t;
     } else if (!strcmp(argv[i], "--ready-file") && i + 1 < argc) {
       opt.ready_file = argv[++i];
+    } else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) {
+      opt.warmup = parse_u64(argv[++i], "--warmup");
+      opt.have_warmup = 1;
+    } else if (!strcmp(argv[i], "--skip") && i + 1 < argc) {
+      opt.skip = parse_u64(argv[++i], "--skip");
+    } else if (!strcmp(argv[i], "--cpu")) {
+      opt.cpu = 1;
+    } else if (!strcmp(argv[i], "--write-size") && i + 1 < argc) {
+      uint64_t w = parse_u64(argv[++i], "--write-size");
+      if (w == 0 || w > IO_SIZE) fail(EXIT_USAGE, "usage", "--write-size must be 1..%u", IO_SIZE);
+      opt.write_size = (size_t)w;
     } else if (!strcmp(argv[i], "--expect-bytes") && i + 1 < argc) {
       opt.expect_bytes = parse_u64(argv[++i], "--expect-bytes");
       opt.have_expect = 1;
@@ -527,7 +635,8 @@ int main(int argc, char **argv) {
   mode = argv[i++];
   argc -= i, argv += i; /* argv now holds the mode's arguments */
   g_tool = mode;
-  rtl_pattern_fill(g_pattern, sizeof(g_pattern), 0);
+  rtl_pattern_fill(g_pattern, RTL_PATTERN_PERIOD, 0);
+  memcpy(g_pattern + RTL_PATTERN_PERIOD, g_pattern, RTL_PATTERN_PERIOD);
   snprintf(g_timeout_line, sizeof(g_timeout_line), "RESULT tool=%s status=timeout\n", mode);
   if (opt.timeout) {
     signal(SIGALRM, on_alarm);

@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Episode "offload-latency" (HISTORY.md section 4, 2019): latency of 64 KiB messages with
+SG / TSO / TX checksum offload switched by ethtool -K on the DUT.
+
+A measurement episode: guest-tests/lab/offload-latency.sh runs, per SG:TSO:TX combination, a
+TCP_RR with 64 KiB requests sent by the DUT and 64-byte responses (mean, stddev, p50, p99 of
+the transaction time, the first transactions -- slow start -- left out), and a TCP stream in
+64 KiB write()s timing every write() (the analogue of "netperf omni send with 64 KiB
+messages"). Since 4.17 the TCP stack always builds GSO packets, so with SG and TSO off the
+guest segments (and, without SG, linearizes) every 64 KiB in software.
+
+Rule (constants below; docs/REPRODUCE.md): for the configuration under test X against the
+other configuration Y measured in the same boot,
+    REPRODUCED  when mean_X >= 1.10 * mean_Y  or  stddev_X >= 1.5 * stddev_Y  (TCP_RR)
+    CLEAN       otherwise.
+  driver old    rtl8168sim, X = SG off, TSO off, TX csum on (the 2019 configuration, the
+                driver's default), Y = SG+TSO on; also SG off/TX off and SG on/TSO off for
+                the table                                                expected REPRODUCED
+  driver fixed  rtl8168sim, X = SG+TSO on, Y = the 2019 configuration   expected CLEAN
+  driver stock  r8169: [r8169-defaults] X = its defaults on this chip (SG/TSO off: the 2019
+                configuration), expected REPRODUCED; [r8169-offloads] X = SG+TSO on,
+                expected CLEAN
+The lab is deterministic and has one vCPU and no other load, so there is no scheduling noise:
+the 2019 report's doubling of the *standard deviation* is not something this lab can show;
+what it shows is the cost (mean, p99) of software GSO/checksumming and of per-frame
+descriptor fetches. The figures say which.
+
+Outputs in ctx.out: offload-latency.json (every combination of every driver run so far) and
+offload-latency.txt (the table).
+"""
+import json
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+try:  # as repro.<module> (scripts/reproduce) or top-level (python3 -m unittest discover)
+    from . import common
+except ImportError:
+    sys.path.insert(0, str(HERE))
+    import common  # noqa: E402
+
+NAME = "offload-latency"
+DRIVERS = ("old", "fixed", "stock")
+LAB_CASE = "offload-latency"
+
+MEAN_RATIO = 1.10     # 10 % more mean latency ...
+STDDEV_RATIO = 1.5    # ... or 50 % more standard deviation: the configuration regressed
+OLD = "off:off:on"    # SG off, TSO off, TX checksum on: the 2019 configuration
+ON = "on:on:on"       # SG + TSO (+ TX checksum) on
+ARGS = {"count": "70", "skip": "10", "req": "65536", "resp": "64", "stream": "3M"}
+
+# per driver: (dut driver, combos in run order, [(case, X, Y, expected)])
+PLAN = {
+    "old": ("rtl8168sim", [OLD, "off:off:off", "on:off:on", ON],
+            [("sg-tso-off", OLD, ON, common.REPRODUCED)]),
+    "fixed": ("rtl8168sim", [ON, OLD], [("sg-tso-on", ON, OLD, common.CLEAN)]),
+    # "default" = the combination r8169 chose itself (measured first, before any ethtool -K)
+    "stock": ("r8169", ["default", ON],
+              [("r8169-defaults", "default", ON, common.REPRODUCED),
+               ("r8169-offloads", ON, "default", common.CLEAN)]),
+}
+
+TABLE_COLS = (("combo", "combo"), ("sg", "sg"), ("tso", "tso"), ("tx", "tx"),
+              ("mean_us", "mean us"), ("stddev_us", "sd us"), ("p50_us", "p50 us"),
+              ("p99_us", "p99 us"), ("tps", "tps"), ("send_mean_us", "send mean"),
+              ("send_stddev_us", "send sd"), ("stream_mbps", "stream Mb/s"),
+              ("tx_bytes_per_frame", "B/frame"))
+
+
+def judge(x, y):
+    """(observed, ratios) for configuration x against y (RESULT dicts with mean_us, stddev_us)."""
+    mx, my = common.num(x, "mean_us"), common.num(y, "mean_us")
+    sx, sy = common.num(x, "stddev_us"), common.num(y, "stddev_us")
+    if None in (mx, my, sx, sy) or my <= 0:
+        return None, {}
+    r_mean = mx / my
+    r_sd = sx / sy if sy > 0 else (float("inf") if sx > 0 else 1.0)
+    observed = common.REPRODUCED if (r_mean >= MEAN_RATIO or r_sd >= STDDEV_RATIO) else common.CLEAN
+    return observed, {"mean_ratio": round(r_mean, 3), "stddev_ratio": round(r_sd, 3)}
+
+
+def table(rows):
+    """Plain-text table of combination rows (dicts)."""
+    head = ["driver"] + [h for _, h in TABLE_COLS]
+    body = [[r.get("driver", "")] + [str(r.get(k, "-")) for k, _ in TABLE_COLS] for r in rows]
+    w = [max(len(head[i]), *(len(b[i]) for b in body)) if body else len(head[i])
+         for i in range(len(head))]
+    line = lambda cells: "  ".join(c.ljust(w[i]) for i, c in enumerate(cells)).rstrip()
+    return "\n".join([line(head), line(["-" * x for x in w])] + [line(b) for b in body])
+
+
+def merge_rows(path, driver, rows):
+    doc = {}
+    if Path(path).is_file():
+        try:
+            doc = json.loads(Path(path).read_text())
+        except ValueError:
+            doc = {}
+    doc = {k: v for k, v in doc.items() if k != driver}
+    doc[driver] = rows
+    tmp = f"{path}.tmp"
+    Path(tmp).write_text(json.dumps(doc, indent=2) + "\n")
+    os.replace(tmp, path)
+    return doc
+
+
+def run(ctx, driver):
+    dut, combos, cases_plan = PLAN[driver]
+    out = Path(ctx.out)
+    out.mkdir(parents=True, exist_ok=True)
+    args = dict(ARGS, combos=",".join(combos))
+    ctx.log(f"offload-latency {driver}: {dut}, combinations {args['combos']}")
+    lab = ctx.lab(LAB_CASE, dut, args=args, tag=f"offload-latency-{driver}")
+    got = {}
+    rows = []
+    for r in lab.results:
+        if r.get("kind") == "combo":
+            got[r.get("combo")] = r
+            rows.append(dict(r, driver=f"{driver}({dut})"))
+    cases = []
+    for name, x, y, expected in cases_plan:
+        rx, ry = got.get(x), got.get(y)
+        if not lab.ok or rx is None or ry is None:
+            cases.append(common.case(NAME, driver, name, expected, None,
+                                     {"combos": len(got)}, lab,
+                                     f"lab run {lab.status}: {lab.reason}" if not lab.ok
+                                     else f"missing combination {x if rx is None else y}"))
+            continue
+        observed, ratios = judge(rx, ry)
+        feat = lambda r: f"sg={r.get('sg')},tso={r.get('tso')},tx={r.get('tx')}"
+        figs = {"mean_us": common.num(rx, "mean_us"), "stddev_us": common.num(rx, "stddev_us"),
+                "ref_mean_us": common.num(ry, "mean_us"), "ref_stddev_us": common.num(ry, "stddev_us"),
+                **ratios, "p99_us": common.num(rx, "p99_us"),
+                "send_stddev_us": common.num(rx, "send_stddev_us"),
+                "ref_send_stddev_us": common.num(ry, "send_stddev_us")}
+        reason = (f"{feat(rx)} vs {feat(ry)}: mean x{ratios.get('mean_ratio')}, "
+                  f"stddev x{ratios.get('stddev_ratio')} (REPRODUCED from x{MEAN_RATIO} mean "
+                  f"or x{STDDEV_RATIO} stddev)")
+        cases.append(common.case(NAME, driver, name, expected, observed, figs, lab, reason))
+    doc = merge_rows(out / "offload-latency.json", driver, rows)
+    allrows = [r for d in DRIVERS for r in doc.get(d, [])]
+    (out / "offload-latency.txt").write_text(table(allrows) + "\n")
+    ctx.log("offload-latency table (TCP_RR 64 KiB request / 64 B response; send = per-write() "
+            "latency of 64 KiB writes in a stream):\n" + table(rows))
+    return cases

@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Unit tests of the pure logic of the dma-burst and offload-latency episodes (no QEMU):
+    python3 -m unittest discover scripts/repro
+The bench-backed tests run only when build/bin/rtl8168-bench exists, the plot test only with
+gnuplot installed."""
+import shutil
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import common  # noqa: E402
+import dma_burst as d  # noqa: E402
+import offload_latency as o  # noqa: E402
+
+
+def bench_like(burst, mtus):
+    """A device-limited curve of the bench's shape: per segment, ceil(payload/burst) read
+    round trips of 2.97 us plus the transfer, never faster than the wire."""
+    out = {}
+    for m in mtus:
+        pay = m - 52
+        reads = 1 if burst == "unlimited" else -(-pay // int(burst))
+        dma_us = reads * 2.97 + pay * 1.3125 / 250.0
+        wire_us = (m + 38) * 8 / 1000.0
+        out[m] = pay * 8 / max(dma_us, wire_us)
+    return out
+
+
+class MtuLists(unittest.TestCase):
+    def test_expand(self):
+        self.assertEqual(d.expand_mtus("576,600:800:100,1076,600"), [576, 600, 700, 800, 1076])
+        self.assertEqual(d.expand_mtus("1074:1078"), [1074, 1075, 1076, 1077, 1078])
+        with self.assertRaises(ValueError):
+            d.expand_mtus("900:800")
+
+    def test_peaks(self):
+        self.assertEqual(d.peak_mtus(1024), [1076])
+        self.assertEqual(d.peak_mtus(512), [564, 1076])
+        self.assertEqual(d.around([1076], 2, 2), [1074, 1075, 1076, 1077, 1078])
+
+    def test_runs_cover_the_peaks(self):
+        for drv in d.DRIVERS:
+            for name, _dut, _p, _props, mxdma, mtus, _exp, kind in d.runs_for(drv):
+                self.assertIn(1500, mtus, name)
+                if kind == "sawtooth":
+                    for p in d.peak_mtus(16 << mxdma):
+                        self.assertTrue({p - 1, p, p + 1} <= set(mtus), (name, p))
+
+    def test_wire(self):
+        self.assertAlmostEqual(d.wire_goodput(1500), 941.48, places=2)
+        self.assertEqual(d.burst_name(7), "unlimited")
+        self.assertEqual(d.burst_name(6), "1024")
+
+
+class Shape(unittest.TestCase):
+    MTUS = d.expand_mtus("576,600:1500:50,1074:1078")
+
+    def test_sawtooth_found(self):
+        pts = bench_like("1024", self.MTUS)
+        s = d.sawtooth(pts, 1024)
+        self.assertEqual([x["peak"] for x in s], [1076])
+        self.assertTrue(s[0]["ok"])
+        self.assertLess(s[0]["ratio"], 0.85)
+
+    def test_no_sawtooth_when_unlimited(self):
+        pts = bench_like("unlimited", self.MTUS)
+        self.assertFalse(any(x["ok"] for x in d.sawtooth(pts, 1024)))
+        self.assertEqual(d.monotonic_violations(pts), [])
+        self.assertEqual(d.above_line_rate(pts), [])
+
+    def test_monotonic_tolerance(self):
+        pts = {1000: 900.0, 1050: 895.0, 1100: 880.0}
+        bad = d.monotonic_violations(pts)       # 895 is within 1 % of 900, 880 is not
+        self.assertEqual([m for m, _, _ in bad], [1100])
+
+    def test_line_rate(self):
+        self.assertEqual(d.above_line_rate({1500: 941.0}), [])
+        self.assertEqual([m for m, _, _ in d.above_line_rate({1500: 950.0})], [1500])
+
+    def test_classify(self):
+        # MTU 1500, burst 1024: the DUT's TX path (842) is the lowest bound
+        self.assertEqual(d.classify(830.0, 842.3, 100.0, 1500), "dut-tx")
+        self.assertEqual(d.classify(941.0, 941.5, 40.0, 1500), "wire")
+        # MTU 576: the partner's RX path (674) is below the DUT's TX figure (723)
+        self.assertEqual(d.classify(674.0, 723.0, 100.0, 576), "partner-rx")
+        self.assertEqual(d.classify(600.0, 723.0, 100.0, 576), "cpu")
+        self.assertEqual(d.classify(600.0, 723.0, 50.0, 576), "other")
+        self.assertEqual(d.classify(665.0, None, 100.0, 564), "partner-rx")
+        self.assertEqual(d.classify(465.0, None, 100.0, 565), "?")
+        self.assertEqual(d.classify(None, 900.0, 100.0, 1500), "?")
+
+    def test_partner_rx_bound(self):
+        # per frame: 2970 ns descriptor read + 16 B + frame+FCS + 8 B write-back over PCIe
+        self.assertAlmostEqual(d.partner_rx_goodput(576), 674.2, places=1)
+        self.assertAlmostEqual(d.partner_rx_goodput(1500), 1046.4, places=1)
+        self.assertGreater(d.partner_rx_goodput(1076), d.wire_goodput(1076))
+
+
+class Evaluate(unittest.TestCase):
+    MTUS = d.expand_mtus("576,600:1500:50,1074:1078")
+
+    def ev(self, kind, burst, pts, bench=None, limits=None):
+        bench = bench if bench is not None else pts
+        limits = limits or {m: "dut-tx" for m in pts}
+        return d.evaluate(kind, burst, pts, bench, limits)
+
+    def test_old_reproduced(self):
+        pts = bench_like("1024", self.MTUS)
+        pts = {m: v * 0.985 for m, v in pts.items()}      # the lab sits ~1.5 % below
+        pts[1500] = 830.0
+        obs, figs, _ = self.ev("sawtooth", "1024", pts)
+        self.assertEqual(obs, common.REPRODUCED)
+        self.assertIn("peak1076", figs)
+
+    def test_old_off_target_is_inconclusive(self):
+        pts = bench_like("1024", self.MTUS)
+        pts[1500] = 700.0
+        obs, _, reason = self.ev("sawtooth", "1024", pts)
+        self.assertIsNone(obs)
+        self.assertIn("outside 842", reason)
+
+    def test_fixed_clean(self):
+        pts = bench_like("unlimited", self.MTUS)
+        obs, figs, _ = self.ev("monotonic", "unlimited", pts)
+        self.assertEqual(obs, common.CLEAN)
+        self.assertEqual(figs["mono_violations"], 0)
+
+    def test_fixed_with_sawtooth_is_reproduced(self):
+        pts = bench_like("unlimited", self.MTUS)
+        pts[1077] = pts[1076] * 0.8
+        obs, _, _ = self.ev("monotonic", "unlimited", pts)
+        self.assertEqual(obs, common.REPRODUCED)
+
+    def test_1500_not_limited_by_the_dut_is_inconclusive(self):
+        pts = bench_like("unlimited", self.MTUS)
+        limits = {m: "wire" for m in pts}
+        limits[1500] = "cpu"
+        obs, _, reason = self.ev("monotonic", "unlimited", pts, limits=limits)
+        self.assertIsNone(obs)
+        self.assertIn("limited by cpu", reason)
+
+    def test_drop_point_must_be_the_duts(self):
+        pts = bench_like("1024", self.MTUS)
+        pts[1500] = 830.0
+        limits = {m: "dut-tx" for m in pts}
+        limits[1077] = "partner-rx"
+        obs, _, reason = self.ev("sawtooth", "1024", pts, limits=limits)
+        self.assertIsNone(obs)
+        self.assertIn("drop point 1077", reason)
+
+    def test_ceiling(self):
+        obs, figs, _ = d.evaluate_ceiling({1500: 1038.0}, {1500: 941.0})
+        self.assertEqual(obs, common.CLEAN)
+        self.assertAlmostEqual(figs["headroom_1500"], 1.103, places=3)
+        obs, _, _ = d.evaluate_ceiling({1500: 950.0}, {1500: 941.0})
+        self.assertIsNone(obs)
+
+
+class CsvPlot(unittest.TestCase):
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="dma-burst-test."))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def rows(self, series, burst, pts):
+        return [{"series": series, "driver": "x", "mtu": m, "burst_bytes": burst, "mbps": v,
+                 "bench_mbps": round(v * 1.01, 2), "wire_mbps": round(d.wire_goodput(m), 2)}
+                for m, v in sorted(pts.items())]
+
+    def test_merge_and_simple_csv(self):
+        path = self.dir / "all.csv"
+        a = bench_like("1024", [1000, 1076, 1077, 1500])
+        d.merge_series(path, "rtl8168sim-burst1024", self.rows("rtl8168sim-burst1024", "1024", a))
+        d.merge_series(path, "r8169", self.rows("r8169", "unlimited", {1500: 941.0}))
+        allr = d.merge_series(path, "rtl8168sim-burst1024",
+                              self.rows("rtl8168sim-burst1024", "1024", {1500: 842.0}))
+        self.assertEqual(len(allr), 2)                       # replaced, not appended
+        d.write_simple_csv(self.dir / "s.csv", allr)
+        lines = (self.dir / "s.csv").read_text().splitlines()
+        self.assertEqual(lines, ["mtu,burst_bytes,mbps", "1500,1024,842.0"])
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "gnuplot not installed")
+    def test_plot(self):
+        path = self.dir / "all.csv"
+        mt = [576, 800, 1074, 1075, 1076, 1077, 1078, 1300, 1500]
+        d.merge_series(path, "rtl8168sim-burst1024",
+                       self.rows("rtl8168sim-burst1024", "1024", bench_like("1024", mt)))
+        d.merge_series(path, "rtl8168sim-burstunlimited",
+                       self.rows("rtl8168sim-burstunlimited", "unlimited", bench_like("unlimited", mt)))
+        ok, msg = d.plot(path, self.dir / "p.png")
+        self.assertTrue(ok, msg)
+        self.assertEqual((self.dir / "p.png").read_bytes()[:8], b"\x89PNG\r\n\x1a\n")
+
+
+@unittest.skipUnless(d.bench_path(), "build/bin/rtl8168-bench not built")
+class Bench(unittest.TestCase):
+    """The analysis applied to the standalone bench's own sweep (what check-bench checks)."""
+
+    def test_bench_shapes(self):
+        mt = d.expand_mtus("576,600:1500:50,1074:1078")
+        b1024 = d.bench_sweep("1024", mt)
+        bunl = d.bench_sweep("unlimited", mt)
+        self.assertEqual(set(b1024), set(mt))
+        self.assertTrue(all(s["ok"] for s in d.sawtooth(b1024, 1024)))
+        self.assertEqual(d.monotonic_violations(bunl), [])
+        self.assertEqual(d.above_line_rate(bunl), [])
+        self.assertTrue(d.within(b1024[1500], 842.0) and d.within(bunl[1500], 940.0))
+
+
+class OffloadLatency(unittest.TestCase):
+    def test_judge(self):
+        old = {"mean_us": "800", "stddev_us": "4"}
+        on = {"mean_us": "660", "stddev_us": "4"}
+        self.assertEqual(o.judge(old, on)[0], common.REPRODUCED)
+        self.assertEqual(o.judge(on, old)[0], common.CLEAN)
+        jittery = {"mean_us": "670", "stddev_us": "9"}
+        self.assertEqual(o.judge(jittery, on)[0], common.REPRODUCED)   # stddev x2.25
+        self.assertEqual(o.judge({"mean_us": "-"}, on), (None, {}))
+
+    def test_plan(self):
+        for drv, (_dut, combos, plan) in o.PLAN.items():
+            for _name, x, y, exp in plan:
+                self.assertIn(x, combos)
+                self.assertIn(y, combos)
+                self.assertIn(exp, (common.REPRODUCED, common.CLEAN))
+
+    def test_table(self):
+        t = o.table([{"driver": "old", "combo": "off:off:on", "mean_us": "800.0"}])
+        self.assertIn("off:off:on", t)
+        self.assertEqual(len(t.splitlines()), 3)
+
+
+if __name__ == "__main__":
+    unittest.main()
