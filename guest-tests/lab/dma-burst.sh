@@ -3,7 +3,7 @@
 # (10.9.0.1) to the partner (10.9.0.2, r8169) with TSO on, one connection per MTU point; the
 # MTU is changed on both ends between points (the new connection's MSS follows it).
 #   --arg mtus=576:1500:50,1074,1075,1076,1077,1078   comma list of MTUs or FROM:TO:STEP
-#   --arg bytes=4M      bytes sent per point (rtl-traffic suffixes K/M)
+#   --arg bytes=10M     bytes sent per point (rtl-traffic suffixes K/M)
 #   --arg warmup=2M     bytes received before the timed window starts (slow start excluded)
 #   --arg offloads=tso  tso: ethtool -K sg on tso on tx on; keep: leave the driver's defaults
 # RESULT lines (one per point, after a "kind=features sg= tso= tx= mxdma= burst_bytes=" line):
@@ -14,7 +14,7 @@
 # idle_sleeptime; sender AND receiver run on it). Informational: 6.12 reports 37-52 % on
 # points that sit exactly on a device bound, 6.1 reports ~100 % on the same points.
 mtus="${LAB_mtus:-576:1500:50,1074,1075,1076,1077,1078}"
-bytes="${LAB_bytes:-4M}"
+bytes="${LAB_bytes:-10M}"
 warmup="${LAB_warmup:-2M}"
 offloads="${LAB_offloads:-tso}"
 

@@ -14,7 +14,9 @@
  * Measurement options (each adds fields to the RESULT line, nothing changes without them):
  *   --warmup N   stream-recv: also time the steady state, from the read that completes the
  *                first N bytes to the last data read (slow start and connection set-up
- *                excluded): warm_bytes= warm_ns= warm_mbps=
+ *                excluded); bytes already queued in the socket when the window opens
+ *                (FIONREAD) arrived before it and are not counted:
+ *                warm_bytes= warm_ns= warm_mbps= warm_early_bytes=
  *   --cpu        stream-recv (with --warmup: over the same window) and stream-send: the
  *                guest's idle time from /proc/timer_list (idle_sleeptime summed over CPUs):
  *                idle_ns= busy_pct= (idle_ns=- busy_pct=- when the file is unreadable)
@@ -51,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -424,6 +427,7 @@ static int stream_send(const char *host, uint16_t port, uint64_t bytes) {
 
 static int stream_recv(int fd) {
   uint64_t got = 0, t0 = now_ns(), ns, mismatch = 0, tw = 0, wbytes = 0, tlast = t0;
+  uint64_t wbytes_early = 0; /* already queued in the socket when the window started */
   int64_t idle0 = opt.cpu && !opt.have_warmup ? idle_ns_now() : -1;
   int bad = 0, ok, warm = 0;
   sha256_ctx s;
@@ -440,9 +444,14 @@ static int stream_recv(int fd) {
       if (warm) {
         wbytes += (uint64_t)r;
       } else if (got + (uint64_t)r >= opt.warmup) {
+        int inq = 0;
         warm = 1; /* the window starts after this read */
         tw = tlast;
         if (opt.cpu) idle0 = idle_ns_now();
+        /* Bytes already waiting in the socket arrived before the window: they will be read
+         * inside it, so count them out (otherwise a backlog at the start inflates the rate
+         * above what the wire carried during the window). */
+        if (ioctl(fd, FIONREAD, &inq) == 0 && inq > 0) wbytes_early = (uint64_t)inq;
       }
     }
     if (!opt.no_sha) sha256_update(&s, g_rxbuf, (size_t)r);
@@ -477,9 +486,13 @@ static int stream_recv(int fd) {
          ok ? "ok" : "fail", (unsigned long long)got, (unsigned long long)ns, mbps(got, ns), hex,
          pattern);
   if (opt.have_expect) printf(" expect_bytes=%llu", (unsigned long long)opt.expect_bytes);
-  if (opt.have_warmup)
-    printf(" warm_bytes=%llu warm_ns=%llu warm_mbps=%.3f", (unsigned long long)wbytes,
-           (unsigned long long)(warm ? tlast - tw : 0), warm ? mbps(wbytes, tlast - tw) : 0.0);
+  if (opt.have_warmup) {
+    if (wbytes_early > wbytes) wbytes_early = wbytes;
+    wbytes -= wbytes_early;
+    printf(" warm_bytes=%llu warm_ns=%llu warm_mbps=%.3f warm_early_bytes=%llu",
+           (unsigned long long)wbytes, (unsigned long long)(warm ? tlast - tw : 0),
+           warm ? mbps(wbytes, tlast - tw) : 0.0, (unsigned long long)wbytes_early);
+  }
   if (opt.cpu) print_cpu(idle0, opt.have_warmup ? (warm ? tlast - tw : 0) : ns);
   printf("\n");
   return ok ? EXIT_OK : EXIT_VERIFY;

@@ -62,6 +62,7 @@ struct RTL8168State {
 
     rtl8168 *dev;
     bool rx_flush_pending;  /* model called rx_ready(): flush after the call */
+    bool rx_backlog;        /* a frame may be waiting in the net queue */
 
     /*
      * Model parameters set as properties, indexed like rtl8168_param_at();
@@ -92,6 +93,7 @@ static void rtl8168_flush_rx(RTL8168State *s)
 
     for (round = 0; round < 4 && s->rx_flush_pending; round++) {
         s->rx_flush_pending = false;
+        s->rx_backlog = false;
         qemu_flush_queued_packets(qemu_get_queue(s->nic));
     }
 }
@@ -135,6 +137,11 @@ static void rtl8168_host_set_intx(void *opaque, int level)
     pci_set_irq(PCI_DEVICE(opaque), level != 0);
 }
 
+/*
+ * Called once the model call has done its work (rtl8168.h "Re-entrancy"):
+ * slirp may answer from inside qemu_send_packet() by delivering a frame
+ * straight back to rtl8168_nc_receive(), which the model allows here.
+ */
 static void rtl8168_host_transmit(void *opaque, const uint8_t *frame,
                                   size_t len)
 {
@@ -166,7 +173,12 @@ static void rtl8168_host_trace(void *opaque, uint64_t now_ns, const char *line)
 
 static uint64_t rtl8168_reg_read_cb(void *opaque, hwaddr addr, unsigned size)
 {
-    return rtl8168_reg_read(RTL8168(opaque)->dev, rtl8168_now(), addr, size);
+    RTL8168State *s = RTL8168(opaque);
+    uint64_t val = rtl8168_reg_read(s->dev, rtl8168_now(), addr, size);
+
+    /* A read runs the events due by now too (timing=on: RX FIFO drains). */
+    rtl8168_flush_rx(s);
+    return val;
 }
 
 static void rtl8168_reg_write_cb(void *opaque, hwaddr addr, uint64_t val,
@@ -210,11 +222,29 @@ static void rtl8168_timer_cb(void *opaque)
 
 /* ---- net client -------------------------------------------------------- */
 
+/*
+ * A NIC never reorders frames. The model's readiness depends on virtual time
+ * (its RX FIFO drains as time passes), so it can turn true before rx_ready()
+ * has flushed the frames QEMU queued while it was false; the net layer would
+ * then hand a new frame over ahead of them. So once a frame may be queued
+ * (can_receive() said no, or receive() returned 0), the queue is flushed, in
+ * order, before readiness is reported again.
+ */
 static bool rtl8168_nc_can_receive(NetClientState *nc)
 {
     RTL8168State *s = qemu_get_nic_opaque(nc);
 
-    return rtl8168_can_receive(s->dev, rtl8168_now());
+    if (!rtl8168_can_receive(s->dev, rtl8168_now())) {
+        s->rx_backlog = true;
+        return false;
+    }
+    if (s->rx_backlog) {
+        s->rx_backlog = false;
+        s->rx_flush_pending = false;
+        qemu_flush_queued_packets(nc);   /* may set rx_backlog again */
+        return !s->rx_backlog && rtl8168_can_receive(s->dev, rtl8168_now());
+    }
+    return true;
 }
 
 /*
@@ -225,8 +255,12 @@ static ssize_t rtl8168_nc_receive(NetClientState *nc, const uint8_t *buf,
                                   size_t size)
 {
     RTL8168State *s = qemu_get_nic_opaque(nc);
+    size_t taken = rtl8168_receive(s->dev, rtl8168_now(), buf, size);
 
-    return rtl8168_receive(s->dev, rtl8168_now(), buf, size);
+    if (taken == 0) {
+        s->rx_backlog = true;
+    }
+    return taken;
 }
 
 static void rtl8168_nc_link_status_changed(NetClientState *nc)

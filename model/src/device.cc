@@ -20,6 +20,7 @@ Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
 void Device::power_on_reset(Time now) {
   now_ = now;
   sched_.clear();
+  outbox_.clear();
   trace_.reset();
   stats = rtl8168_stats{};
   regs.reset();
@@ -48,6 +49,9 @@ void Device::advance_to(Time now) {
 }
 
 void Device::finish_entry() {
+  // Frames first: transmit() may re-enter the device (a back end answering
+  // synchronously), which must find every event due at `now` done.
+  outbox_.drain([this](const uint8_t* f, size_t len) { ops_.transmit(ops_.opaque, f, len); });
   const Time next = sched_.next_time();
   if (next != armed_) {
     armed_ = next;
@@ -269,10 +273,6 @@ bool Device::dma_write(uint64_t addr, const void* buf, size_t len) {
     return false;
   }
   return true;
-}
-
-void Device::transmit(std::span<const uint8_t> frame) {
-  ops_.transmit(ops_.opaque, frame.data(), frame.size());
 }
 
 void Device::trace(Tr kind, uint64_t a, uint64_t b, uint64_t c) {

@@ -25,6 +25,7 @@
 #include "tally.h"
 #include "trace.h"
 #include "tx_engine.h"
+#include "tx_outbox.h"
 
 namespace rtl8168sim {
 
@@ -53,7 +54,10 @@ class Device {
   void cancel(EventKind kind) { sched_.cancel(kind); }
   bool dma_read(uint64_t addr, void* buf, size_t len);
   bool dma_write(uint64_t addr, const void* buf, size_t len);
-  void transmit(std::span<const uint8_t> frame);
+  // A frame left the wire: the host's transmit() gets it when the entry
+  // point has finished (tx_outbox.h). Takes the bytes; `frame` gets a spare
+  // buffer back.
+  void transmit(std::vector<uint8_t>& frame) { outbox_.push(frame); }
   void rx_ready();
   void trace(Tr kind, uint64_t a = 0, uint64_t b = 0, uint64_t c = 0);
   bool msi_enabled() const { return ops_.msi_enabled(ops_.opaque); }
@@ -74,7 +78,7 @@ class Device {
 
  private:
   void advance_to(Time now);  // run events due strictly before... up to now
-  void finish_entry();        // re-arm the host timer
+  void finish_entry();        // hand out frames, re-arm the host timer, rx_ready
   void dispatch(const Event& e);
   void on_write_hook(Hook hook, uint32_t reg_offset);
   void software_reset_start();
@@ -86,6 +90,7 @@ class Device {
   rtl8168_host_ops ops_;
   Scheduler sched_;
   Trace trace_;
+  TxOutbox outbox_;
   Time now_ = 0;
   Time armed_ = kNever;
   Time npq_until_ = 0, hpq_until_ = 0;  // TxPoll bits read back set until then

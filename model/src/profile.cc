@@ -19,7 +19,7 @@ constexpr ChipProfile k8168c{
     .quirks = {.lossy_txpoll = true},
     .timing =
         {
-            .pcie_read_latency = 2970,
+            .pcie_read_latency = 2900,
             .pcie_bandwidth = 250,
             .pcie_completion_size = 64,
             .pcie_tlp_overhead = 20,

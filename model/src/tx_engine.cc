@@ -442,14 +442,15 @@ void TxEngine::kick_wire() {
 void TxEngine::on_wire_done() {
   if (fifo_count_ == 0) return;  // stale after a halt
   WireFrame& f = fifo_[fifo_head_];
-  d_.trace(Tr::TxFrame, f.bytes.size(), f.first_index, f.completes);
+  const size_t len = f.bytes.size();
+  d_.trace(Tr::TxFrame, len, f.first_index, f.completes);
   if (d_.phy.link_up()) {
-    d_.transmit(f.bytes);
+    d_.transmit(f.bytes);  // takes the bytes: the entry is retired below
   } else {
     d_.stats.tx_dropped_link_down++;
   }
   d_.stats.tx_frames++;
-  d_.stats.tx_bytes += f.bytes.size();
+  d_.stats.tx_bytes += len;
   d_.tally.c.tx_packets++;
   fifo_used_ -= f.fifo_bytes;
   const bool completes = f.completes;

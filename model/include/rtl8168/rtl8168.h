@@ -11,11 +11,15 @@
  * (QEMU holds the BQL).
  *
  * Re-entrancy: callbacks are invoked synchronously from inside entry points
- * (e.g. transmit() from inside rtl8168_mmio_write() in functional mode).
- * A callback must not call back into the same device, with one exception:
- * rx_ready() is called last, when the entry point has finished its work, and
- * the host may call rtl8168_can_receive()/rtl8168_receive() from inside it
- * (QEMU's qemu_flush_queued_packets does exactly that).
+ * (e.g. transmit() from inside rtl8168_reg_write() in functional mode).
+ * A callback must not call back into the same device, with two exceptions,
+ * both called when the entry point has finished its work (every event due
+ * at `now` has run): transmit(), once per frame that left the wire during
+ * the call, in wire order, then rx_ready(). From inside them the host may
+ * call any entry point with a `now` at or after the outer call's: a back
+ * end that answers a frame synchronously (QEMU's slirp delivers the TCP ACK
+ * from inside qemu_send_packet) and qemu_flush_queued_packets do exactly
+ * that.
  */
 #ifndef RTL8168_RTL8168_H
 #define RTL8168_RTL8168_H
@@ -56,7 +60,9 @@ typedef struct rtl8168_host_ops {
   /* Drive the INTx pin (level-triggered). Called on every level change
    * while MSI is disabled; called with 0 when MSI becomes used. */
   void (*set_intx)(void *opaque, int level);
-  /* A complete Ethernet frame left the wire (no FCS, padded to >= 60). */
+  /* A complete Ethernet frame left the wire (no FCS, padded to >= 60).
+   * Called at the end of the entry point in which it left (see
+   * "Re-entrancy"): its descriptors are already written back. */
   void (*transmit)(void *opaque, const uint8_t *frame, size_t len);
   /* Arm the host's single timer at an absolute virtual time (ns); when it
    * fires the host calls rtl8168_timer_expired(). RTL8168_NO_DEADLINE

@@ -239,6 +239,7 @@ void TestHost::cb_transmit(void* o, const uint8_t* frame, size_t len) {
   auto* h = static_cast<TestHost*>(o);
   h->note_callback();
   h->tx.push_back({h->now_, std::vector<uint8_t>(frame, frame + len)});
+  if (h->on_transmit) h->on_transmit(std::span<const uint8_t>(frame, len));
 }
 
 void TestHost::cb_timer_arm(void* o, uint64_t deadline) {

@@ -11,6 +11,7 @@
 #include <rtl8168/rtl8168.h>
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -70,6 +71,10 @@ class TestHost {
   // Returns false (and records a test failure) if the event bound was hit.
   bool run_until(uint64_t t, uint64_t max_events = kMaxEventsPerRun);
   bool advance(uint64_t dt) { return run_until(now_ + dt); }
+  // Move the clock forward without firing timers: time that passes while
+  // the host is busy inside a callback (QEMU's virtual clock runs on while
+  // slirp handles a transmitted frame).
+  void tick(uint64_t dt) { now_ += dt; }
   // Fire deadlines one by one until no timer is armed (now() stays at the
   // last event) or the next one lies beyond now + horizon_ns. Returns true
   // when the model went quiet.
@@ -102,6 +107,10 @@ class TestHost {
 
   // ---- recorded host-side effects ----
   std::vector<TxRecord> tx;                            // frames on the wire
+  // Called from transmit() after the frame is recorded, still inside the
+  // entry point: a back end that answers synchronously (slirp ACKs from
+  // inside qemu_send_packet) re-enters the device from here.
+  std::function<void(std::span<const uint8_t>)> on_transmit;
   std::vector<uint64_t> msi_times;                     // one entry per MSI message
   std::vector<std::pair<uint64_t, int>> intx_changes;  // (time, level) per set_intx call
   int intx_level = 0;
