@@ -65,9 +65,11 @@ LINE_RATE_TOL = 0.005       # window-edge slack above the Ethernet goodput limit
 TARGET_TOL = 0.03           # +-3 % (the tolerance)
 TARGETS = {"1024": 842.0, "unlimited": 940.0}   # HISTORY.md section 3, MTU 1500
 SAW_DROP = 0.95             # one byte after a peak: at most 95 % of the peak
-SAW_PEAK_TOL = 0.005        # the peak may sit 0.5 % below its left neighbours
-MONO_TOL = 0.01             # unlimited burst: 1 % (TCP/ACK timing and page-fragment
-                            # boundaries move single points by a few tenths of a percent)
+SAW_PEAK_TOL = 0.015        # the peak may sit 1.5 % below its left neighbours
+MONO_TOL = 0.015            # unlimited burst: 1.5 % (TCP/ACK timing and page-fragment
+                            # boundaries move single wire-bound points by up to ~0.8 %, e.g.
+                            # 912 vs 919 at MTU 1076 depending on the build; the drop after a
+                            # peak is 20-25 %)
 CPU_TOL = 0.03              # a point within 3 % of a bound is limited by it; further below
 CPU_BUSY = 95.0             # all bounds with the guest CPU at least this busy: limit=cpu
 # partner RX path, TIMING.md defaults (the partner NIC runs with the default profile)

@@ -18,6 +18,11 @@ from . import common
 NAME = "msi-lost-irq"
 DRIVERS = ("old", "fixed", "stock")
 ARGS = {"streams": 4, "max_ms": 600, "sample_ms": 50, "hang_ms": 500}
+# The old handler under MSI: the race (an event latching between the handler's read of
+# IntrStatus and its ack, a few ns of guest time apart) is rare per interrupt, so that case may
+# run up to 3 s of virtual time; it ends as soon as the hang is detected (6.1 hangs within
+# ~0.3 s, 6.12 within ~0.5 s of traffic, but a code-layout change moves that).
+ARGS_OLD_MSI = dict(ARGS, max_ms=3000)
 
 
 def judge(res, want_irq):
@@ -55,7 +60,7 @@ def run(ctx, driver):
         out.append(common.case(NAME, driver, "msi", common.CLEAN, obs, fig, res, why))
         return out
     if driver == "old":
-        res = ctx.lab("msi", "rtl8168sim", params="irq_ack_loop=0", args=ARGS)
+        res = ctx.lab("msi", "rtl8168sim", params="irq_ack_loop=0", args=ARGS_OLD_MSI)
         obs, fig, why = judge(res, "PCI-MSI")
         out.append(common.case(NAME, driver, "msi", common.REPRODUCED, obs, fig, res, why))
         res = ctx.lab("msi", "rtl8168sim", params="irq_ack_loop=0 use_intx=1", args=ARGS)
