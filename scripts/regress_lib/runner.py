@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Run one matrix entry with the module under test and judge it: PASS | FAIL | ERROR.
+
+Guest scenarios go through scripts/run-guest, lab episodes through the episode modules of
+scripts/repro/ (the same code as scripts/reproduce, driver "stock" for r8169 or "fixed" for
+rtl8168sim) and scripts/run-lab. The module reaches the guest as a newc archive appended to
+the image's initramfs ($RTL8168_INITRD_APPEND, see driver.overlay). ERROR means the harness
+could not judge (QEMU did not start, bad arguments to a tool): not the driver's fault."""
+import importlib
+import os
+import re
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from . import kernels, matrix
+
+REPO = kernels.REPO
+sys.path.insert(0, str(REPO / "scripts"))
+sys.dont_write_bytecode = True
+from repro import common, lab as replab  # noqa: E402
+
+LOG_TAIL = 150
+
+
+def _tail(path, n=LOG_TAIL):
+    try:
+        lines = Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[-n:])
+
+
+class Result(dict):
+    def __init__(self, name, kernel, driver, status, reason, wall_s, out_dir, log="",
+                 metrics=None, baseline=None, cases=None):
+        super().__init__(name=name, kernel=kernel, driver=driver, kind=matrix.kind(name),
+                         status=status, reason=reason, wall_s=round(wall_s, 1),
+                         out_dir=str(out_dir), log=log, metrics=metrics or {},
+                         baseline=baseline or [], cases=cases or [])
+
+
+def _env(overlay_cpio):
+    env = dict(os.environ)
+    env.pop("RTL8168_INITRD_APPEND", None)
+    if overlay_cpio:
+        env["RTL8168_INITRD_APPEND"] = str(overlay_cpio)
+    return env
+
+
+# ---- guest scenarios ------------------------------------------------------------------------
+
+def run_guest(name, kernel, module, overlay_cpio, out_dir, peer):
+    t0 = time.monotonic()
+    timeout = matrix.GUEST[name]
+    cmd = [str(REPO / "scripts" / "run-guest"), "--kernel", kernel, "--scenario", name,
+           "--peer", str(peer), "--timeout", str(timeout), "--out", str(out_dir)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=_env(overlay_cpio),
+                           timeout=timeout + 90)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc = None
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = "run-guest did not return"
+    wall = time.monotonic() - t0
+    log = "$ " + " ".join(cmd) + "\n" + out + ("\n--- stderr\n" + err if err.strip() else "")
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    (Path(out_dir) / "regress.log").write_text(log)
+    vline = next((l for l in out.splitlines() if l.startswith("VERDICT ")), "")
+    m = re.match(r"^VERDICT (PASS|FAIL) \S+ \S+ \S+ (.*?)(?: \(wall [0-9.]+s\))?$", vline)
+    reason = m.group(2) if m else ""
+    if rc == 0 and m and m.group(1) == "PASS":
+        return Result(name, kernel, module.label, "PASS", reason or "ok", wall, out_dir, log)
+    if rc == 1:
+        return Result(name, kernel, module.label, "FAIL", reason or "run-guest: FAIL", wall,
+                      out_dir, log)
+    if rc is None:
+        return Result(name, kernel, module.label, "FAIL", f"no verdict within {timeout + 90} s",
+                      wall, out_dir, log)
+    last = (err.strip().splitlines() or [f"run-guest exit {rc}"])[-1]
+    return Result(name, kernel, module.label, "ERROR", last, wall, out_dir, log)
+
+
+# ---- lab episodes ---------------------------------------------------------------------------
+
+def _num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def lab_metrics(name, cases):
+    """Throughput/latency figures of an episode's cases (keys of matrix.metric_specs)."""
+    m = {}
+    res = [r for c in cases for r in c.get("results", [])]
+    if name == "txpoll-stall":
+        for c in cases:
+            if c["case"] == "txpoll" and c["observed"] == common.CLEAN:
+                m["txpoll-stall.rr_mbps"] = _num(c["figures"].get("mbps"))
+    elif name == "msi-lost-irq":
+        for c in cases:
+            if c["case"] == "msi" and c["observed"] == common.CLEAN:
+                m["msi-lost-irq.recv_mbps"] = _num(c["figures"].get("recv_mbps"))
+    elif name == "dma-burst":
+        for r in res:
+            if r.get("kind") == "point" and r.get("mtu") in ("1500", "1076"):
+                m[f"dma-burst.tcp_stream_mbps_{r['mtu']}"] = _num(r.get("mbps"))
+    elif name == "offload-latency":
+        for r in res:
+            if r.get("kind") != "combo":
+                continue
+            if r.get("combo") == "default":
+                m["offload-latency.rr_mean_us_default"] = _num(r.get("mean_us"))
+            elif r.get("combo") == "on:on:on":
+                m["offload-latency.rr_mean_us_offloads"] = _num(r.get("mean_us"))
+                m["offload-latency.stream_mbps_offloads"] = _num(r.get("stream_mbps"))
+    return {k: v for k, v in m.items() if v is not None}
+
+
+def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
+            log=lambda m: None):
+    t0 = time.monotonic()
+    mod = importlib.import_module(f"repro.{matrix.LAB[name]}")
+    episode_driver = "fixed" if module.name == "rtl8168sim" else "stock"
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    runs = []
+
+    def lab_fn(case, dut_driver, params="", args=None, props="", timeout=None, tag=None):
+        if tag is None:
+            tag = "-".join(x for x in (case, dut_driver, params.replace(" ", "_").replace("=", ""),
+                                       props.replace(",", "_").replace("=", "")) if x)
+        saved = os.environ.get("RTL8168_INITRD_APPEND")
+        os.environ.update(_env(overlay_cpio))
+        if not overlay_cpio:
+            os.environ.pop("RTL8168_INITRD_APPEND", None)
+        try:
+            r = replab.run_lab(REPO, kernel, case, dut_driver, params=params, args=args,
+                               props=props, out_dir=out_dir / tag, timeout=timeout or 300,
+                               log=log)
+        finally:
+            if saved is None:
+                os.environ.pop("RTL8168_INITRD_APPEND", None)
+            else:
+                os.environ["RTL8168_INITRD_APPEND"] = saved
+        runs.append(r)
+        return r
+
+    ctx = common.Context(kernel, out_dir, lab_fn)
+    ctx.log = lambda msg: log(msg)
+    try:
+        cases = mod.run(ctx, episode_driver)
+    except Exception as e:  # a broken episode module is the harness's fault
+        tb = traceback.format_exc()
+        return Result(name, kernel, module.label, "ERROR", f"{type(e).__name__}: {e}",
+                      time.monotonic() - t0, out_dir, tb)
+    wall = time.monotonic() - t0
+    logs = []
+    for r in runs:
+        logs.append(f"=== {r.out_dir}\n" + _tail(Path(r.out_dir) / "run-lab.txt", 60)
+                    + "\n--- console tail\n" + _tail(Path(r.out_dir) / "console.log", 60))
+    log_text = "\n".join([common.verdict_line(c) for c in cases] + logs)
+    (out_dir / "regress.log").write_text(log_text + "\n")
+    slim = [{k: c.get(k) for k in ("case", "expected", "observed", "verdict", "figures",
+                                   "reason", "lab_status", "trace_hash", "wall_s", "out_dir")}
+            for c in cases]
+    bad = [c for c in cases if c["verdict"] == common.UNEXPECTED]
+    if not cases:
+        return Result(name, kernel, module.label, "ERROR", "the episode returned no case", wall,
+                      out_dir, log_text)
+    if any(c.get("lab_status") == "error" for c in bad):
+        c = next(c for c in bad if c.get("lab_status") == "error")
+        return Result(name, kernel, module.label, "ERROR",
+                      f"[{c['case']}] lab run error: {c['reason']}", wall, out_dir, log_text,
+                      cases=slim)
+    metrics = lab_metrics(name, cases)
+    cmp = matrix.compare(kernel, metrics, baselines)
+    base = [{"metric": n, "value": v, "baseline": b, "delta_pct": round(d, 2),
+             "tolerance_pct": t, "ok": ok} for n, v, b, d, t, ok in cmp]
+    if bad:
+        why = "; ".join(f"[{c['case']}] expected {c['expected']}, observed "
+                        f"{c['observed'] or 'nothing'}" + (f": {c['reason']}" if c['reason'] else "")
+                        for c in bad)
+        return Result(name, kernel, module.label, "FAIL", why, wall, out_dir, log_text,
+                      metrics, base, slim)
+    worse = [x for x in base if not x["ok"]]
+    verdicts = ", ".join(f"[{c['case']}] {c['verdict']}" for c in cases)
+    if worse:
+        why = "; ".join(f"{x['metric'].split('.', 1)[1]} {x['value']:g} vs baseline "
+                        f"{x['baseline']:g} ({x['delta_pct']:+.1f} %, tolerance "
+                        f"{x['tolerance_pct']:g} %)" for x in worse)
+        return Result(name, kernel, module.label, "FAIL", f"{verdicts} but {why}", wall,
+                      out_dir, log_text, metrics, base, slim)
+    perf = ", ".join(f"{x['metric'].split('.', 1)[1]}={x['value']:g} ({x['delta_pct']:+.1f} %)"
+                     for x in base)
+    if metrics and not base:
+        perf = "no baseline for " + kernel
+    return Result(name, kernel, module.label, "PASS", verdicts + (f"; {perf}" if perf else ""),
+                  wall, out_dir, log_text, metrics, base, slim)
+
+
+def run_entry(name, kernel, module, overlay_cpio, out_dir, baselines, peer, log):
+    if matrix.kind(name) == "guest":
+        return run_guest(name, kernel, module, overlay_cpio, out_dir, peer)
+    return run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, log=log)
