@@ -94,7 +94,10 @@ void rtl8168_reg_write(rtl8168* dev, uint64_t now, uint32_t offset, uint64_t val
 void rtl8168_timer_expired(rtl8168* dev, uint64_t now) { dev->dev.timer_expired(now); }
 bool rtl8168_can_receive(rtl8168* dev, uint64_t now) { return dev->dev.can_receive(now); }
 size_t rtl8168_receive(rtl8168* dev, uint64_t now, const uint8_t* frame, size_t len) {
-  if (!frame) return len;  // nothing to take; treat as consumed
+  if (!frame) {  // a bad call: counted, and consumed (rtl8168.h)
+    dev->dev.bad_call(now);
+    return len;
+  }
   return dev->dev.receive(now, std::span<const uint8_t>(frame, len));
 }
 void rtl8168_set_link(rtl8168* dev, uint64_t now, bool up) { dev->dev.set_link(now, up); }

@@ -134,6 +134,7 @@ const std::vector<Param>& params() {
       uint_param("chip-reset-time", "ns", "ChipCmd reset self-clear (r8169 polls 100 x 100 us)", &TimingParams::chip_reset_time, 0, 10'000'000),
       uint_param("dtccr-time", "ns", "Tally counter command latency before its DMA", &TimingParams::dtccr_time, 0, 10'000'000),
       uint_param("txpoll-ack-time", "ns", "NPQ reads back set this long after a doorbell (HISTORY.md: < 90 ns)", &TimingParams::txpoll_ack_time, 0, 1'000'000),
+      uint_param("timer-clock", "MHz", "TCTR count rate (RTL8169 datasheet: the PCI clock; PCIe parts: the 125 MHz core clock)", &TimingParams::timer_clock_mhz, 1, 1000),
   };
   return table;
 }

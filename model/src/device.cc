@@ -8,28 +8,65 @@
 namespace rtl8168sim {
 
 namespace {
-constexpr uint32_t kEventBudget = 1u << 20;  // events per entry point (bounds any runaway)
-constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
-constexpr uint32_t kStateVersion = 2;  // 2: RX FIFO entries carry their reservation
+constexpr uint32_t kEventBudget = 1u << 20;  // events per entry point (a last-resort bound)
+// Head room below the public bounds: once the budget is spent, the events
+// already due (at most one per engine stage) still run, each with a bounded
+// amount of synchronous DMA (a frame's write-backs: <= 65 descriptors).
+constexpr uint64_t kDmaHeadroom = 512;
+constexpr uint64_t kFrameHeadroom = 16;
 }  // namespace
 
+Device::Entry::Entry(Device& d, Time now) : d_(d) {
+  if (d_.depth_++ == 0) {
+    d_.entry_now_ = std::max(now, d_.now_);
+    d_.work_dma_ = d_.work_frames_ = 0;
+    d_.yielded_ = false;
+  }
+}
+
+Time Device::paced(Time delay) {
+  if (work_dma_ + kDmaHeadroom < RTL8168_MAX_DMA_PER_CALL &&
+      work_frames_ + kFrameHeadroom < RTL8168_MAX_FRAMES_PER_CALL) {
+    return delay;
+  }
+  if (!yielded_) {
+    yielded_ = true;
+    stats.work_yields++;
+    trace(Tr::WorkYield, work_dma_, work_frames_);
+  }
+  const Time resume = entry_now_ + RTL8168_WORK_YIELD_NS;
+  return std::max(delay, resume > now_ ? resume - now_ : 0);
+}
+
+void Device::bad_call(Time now) {
+  Entry entry(*this, now);
+  advance_to(now);
+  stats.bad_calls++;
+  trace(Tr::BadAccess, 0, 0, 2);
+  finish_entry();
+}
+
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
-    : irq(*this), phy(*this), tx(*this), rx(*this), tally(*this), cfg_(cfg),
+    : irq(*this), phy(*this), tx(*this), rx(*this), tally(*this), timer(*this), cfg_(cfg),
       t_(cfg.effective_timing()), ops_(ops) {}
 
 void Device::power_on_reset(Time now) {
-  now_ = now;
+  Entry entry(*this, now);
+  now_ = std::max(now, now_);
   sched_.clear();
   outbox_.clear();
-  trace_.reset();
-  stats = rtl8168_stats{};
   regs.reset();
   for (int i = 0; i < 6; i++) regs.set8(reg::MAC0 + i, cfg_.mac[i]);
   regs.set32(reg::TxConfig, cfg_.profile->txconfig_reset);
   irq.reset();
   tx.reset();
   rx.reset();
+  timer.reset();
+  // Counters last: halting the engines counts what they drop (frames in the
+  // RX FIFO), and a reset device starts from zero.
+  stats = rtl8168_stats{};
   tally.c = TallyCounters{};
+  trace_.reset();
   npq_until_ = hpq_until_ = 0;
   phy.power_on();
   trace(Tr::PowerOnReset, cfg_.profile->txconfig_reset);
@@ -83,6 +120,7 @@ void Device::dispatch(const Event& e) {
     case EventKind::RxDescDone: rx.on_desc_done(); break;
     case EventKind::RxWriteDone: rx.on_write_done(); break;
     case EventKind::MitigationTimer: irq.on_mitigation_timer(e.arg); break;
+    case EventKind::ChipTimer: timer.on_match(); break;
     case EventKind::kCount: break;
   }
 }
@@ -100,7 +138,27 @@ static bool above_file(uint32_t off, unsigned size) {
          static_cast<uint64_t>(off) + size <= RTL8168_MMIO_SIZE;
 }
 
+// Registers whose value is computed at read time: TxPoll's NPQ/HPQ bits read
+// back set briefly after a doorbell (HISTORY.md §1: < 90 ns), TCTR is the
+// live count. Byte-wise overlay, so any access width sees the same bytes.
+uint64_t Device::live_read(uint32_t off, unsigned size) const {
+  uint64_t v = regs.read(off, size);
+  auto overlay = [&](uint32_t reg_off, unsigned width, uint64_t value) {
+    for (unsigned i = 0; i < width; i++) {
+      const uint32_t at = reg_off + i;
+      if (at < off || at >= off + size) continue;
+      const unsigned shift = 8 * (at - off);
+      v = (v & ~(uint64_t{0xff} << shift)) | ((value >> (8 * i)) & 0xff) << shift;
+    }
+  };
+  const uint64_t poll = (now_ < npq_until_ ? reg::NPQ : 0) | (now_ < hpq_until_ ? reg::HPQ : 0);
+  overlay(reg::TxPoll, 1, regs.u8(reg::TxPoll) | poll);
+  overlay(reg::TCTR, 4, timer.count());
+  return v;
+}
+
 uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
+  Entry entry(*this, now);
   advance_to(now);
   if (above_file(off, size)) {
     trace(Tr::BadAccess, off, size, 0);
@@ -113,18 +171,14 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
     finish_entry();
     return size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * std::min(size, 7u))) - 1;
   }
-  uint64_t v = regs.read(off, size);
-  if (off <= reg::TxPoll && reg::TxPoll < off + size) {
-    // NPQ/HPQ read back set briefly after a doorbell (HISTORY.md §1: < 90 ns).
-    const uint64_t poll = (now_ < npq_until_ ? reg::NPQ : 0) | (now_ < hpq_until_ ? reg::HPQ : 0);
-    v |= poll << (8 * (reg::TxPoll - off));
-  }
+  const uint64_t v = live_read(off, size);
   trace(Tr::RegRead, off, size, v);
   finish_entry();
   return v;
 }
 
 void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
+  Entry entry(*this, now);
   advance_to(now);
   if (above_file(off, size)) {
     trace(Tr::BadAccess, off, size, 1);
@@ -187,6 +241,8 @@ void Device::on_write_hook(Hook hook, uint32_t r) {
     case Hook::Ocpar:
     case Hook::GphyOcp: complete_access_flag(r); break;
     case Hook::IntrMitigate: irq.on_mitigate_write(); break;
+    case Hook::TimerCount: timer.on_count_write(); break;
+    case Hook::TimerCompare: timer.on_compare_write(); break;
     default: break;
   }
 }
@@ -231,17 +287,20 @@ void Device::on_link_change(bool up, uint32_t mbps, bool full) {
 }
 
 void Device::timer_expired(Time now) {
+  Entry entry(*this, now);
   advance_to(now);
   finish_entry();
 }
 
 bool Device::can_receive(Time now) {
+  Entry entry(*this, now);
   advance_to(now);
   finish_entry();
   return rx.can_receive();
 }
 
 size_t Device::receive(Time now, std::span<const uint8_t> frame) {
+  Entry entry(*this, now);
   advance_to(now);
   const bool taken = rx.receive(frame);
   advance_to(now_);
@@ -250,6 +309,7 @@ size_t Device::receive(Time now, std::span<const uint8_t> frame) {
 }
 
 void Device::set_link(Time now, bool up) {
+  Entry entry(*this, now);
   advance_to(now);
   phy.set_host_link(up);
   advance_to(now_);
@@ -258,6 +318,7 @@ void Device::set_link(Time now, bool up) {
 
 bool Device::dma_read(uint64_t addr, void* buf, size_t len) {
   if (len == 0) return true;
+  work_dma_++;
   if (addr + len < addr || ops_.dma_read(ops_.opaque, addr, buf, len) != 0) {
     trace(Tr::DmaError, addr, len, 0);
     std::memset(buf, 0, len);
@@ -268,6 +329,7 @@ bool Device::dma_read(uint64_t addr, void* buf, size_t len) {
 
 bool Device::dma_write(uint64_t addr, const void* buf, size_t len) {
   if (len == 0) return true;
+  work_dma_++;
   if (addr + len < addr || ops_.dma_write(ops_.opaque, addr, buf, len) != 0) {
     trace(Tr::DmaError, addr, len, 1);
     return false;
@@ -284,119 +346,6 @@ void Device::trace(Tr kind, uint64_t a, uint64_t b, uint64_t c) {
                   static_cast<unsigned long long>(c));
     ops_.trace(ops_.opaque, now_, line);
   }
-}
-
-// ---- state ----------------------------------------------------------------
-
-namespace {
-constexpr size_t kStatsWords = sizeof(rtl8168_stats) / sizeof(uint64_t);
-static_assert(sizeof(rtl8168_stats) % sizeof(uint64_t) == 0);
-}  // namespace
-
-std::vector<uint8_t> Device::save() const {
-  std::vector<uint8_t> out;
-  out.reserve(4096);
-  out.insert(out.end(), kMagic, kMagic + sizeof kMagic);
-  StateWriter w(out);
-  w.put(kStateVersion);
-  const std::string_view id = cfg_.profile->id;
-  w.put_bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
-  w.put(now_);
-  w.put_bytes(regs.raw());
-  irq.save(w);
-  phy.save(w);
-  tx.save(w);
-  rx.save(w);
-  tally.save(w);
-  uint64_t words[kStatsWords];
-  std::memcpy(words, &stats, sizeof stats);
-  for (uint64_t x : words) w.put(x);
-  w.put(trace_.hash());
-  w.put(trace_.count());
-  w.put(npq_until_);
-  w.put(hpq_until_);
-  const std::vector<Event> events = sched_.sorted();
-  w.put<uint32_t>(static_cast<uint32_t>(events.size()));
-  for (const Event& e : events) {
-    w.put(e.time);
-    w.put(e.seq);
-    w.put(e.kind);
-    w.put(e.arg);
-  }
-  w.put(sched_.next_seq());
-  return out;
-}
-
-std::string Device::load(std::span<const uint8_t> blob) {
-  if (blob.size() < sizeof kMagic || std::memcmp(blob.data(), kMagic, sizeof kMagic) != 0) {
-    return "not an rtl8168 state blob (bad magic)";
-  }
-  const std::vector<uint8_t> backup = save();
-  auto apply = [this](std::span<const uint8_t> b, std::string& err) {
-    StateReader r(b.subspan(sizeof kMagic));
-    const uint32_t version = r.get<uint32_t>();
-    if (!r.ok() || version != kStateVersion) {
-      err = "unsupported state version " + std::to_string(version) + " (expected " +
-            std::to_string(kStateVersion) + ")";
-      return false;
-    }
-    const std::vector<uint8_t> id = r.get_bytes(64);
-    if (std::string(id.begin(), id.end()) != cfg_.profile->id) {
-      err = "state is for chip '" + std::string(id.begin(), id.end()) + "', device is '" +
-            std::string(cfg_.profile->id) + "'";
-      return false;
-    }
-    now_ = r.get<uint64_t>();
-    const std::vector<uint8_t> rf = r.get_bytes(reg::kFileSize);
-    if (rf.size() == reg::kFileSize) std::copy(rf.begin(), rf.end(), regs.raw().begin());
-    else r.fail();
-    irq.load(r);
-    phy.load(r);
-    tx.load(r);
-    rx.load(r);
-    tally.load(r);
-    uint64_t words[kStatsWords];
-    for (uint64_t& x : words) x = r.get<uint64_t>();
-    std::memcpy(&stats, words, sizeof stats);
-    const uint64_t hash = r.get<uint64_t>();
-    const uint64_t count = r.get<uint64_t>();
-    trace_.restore(hash, count);
-    npq_until_ = r.get<uint64_t>();
-    hpq_until_ = r.get<uint64_t>();
-    const uint32_t n = r.get<uint32_t>();
-    if (n > 1024) r.fail();
-    std::vector<Event> events;
-    for (uint32_t i = 0; i < n && r.ok(); i++) {
-      Event e{};
-      e.time = r.get<uint64_t>();
-      e.seq = r.get<uint64_t>();
-      e.kind = r.get<EventKind>();
-      e.arg = r.get<uint64_t>();
-      if (e.kind >= EventKind::kCount) r.fail();
-      events.push_back(e);
-    }
-    const uint64_t next_seq = r.get<uint64_t>();
-    if (!r.ok() || !r.at_end()) {
-      err = "truncated or corrupt state blob";
-      return false;
-    }
-    sched_.restore(std::move(events), next_seq);
-    return true;
-  };
-  std::string err;
-  if (!apply(blob, err)) {
-    std::string ignored;
-    apply(backup, ignored);  // our own blob: always loads
-    return err;
-  }
-  // No trace record (the hash must continue exactly as on the saving side)
-  // and never an MSI here: the host timer is re-armed and the INTx line
-  // re-driven to the restored level (idempotent for a host that restored it).
-  const Time next = sched_.next_time();
-  armed_ = next;
-  ops_.timer_arm(ops_.opaque, next);
-  ops_.set_intx(ops_.opaque, irq.intx_asserted() ? 1 : 0);
-  return {};
 }
 
 }  // namespace rtl8168sim

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "chip_timer.h"
 #include "config.h"
 #include "irq.h"
 #include "phy.h"
@@ -52,12 +53,25 @@ class Device {
     sched_.schedule(now_ + delay, kind, arg);
   }
   void cancel(EventKind kind) { sched_.cancel(kind); }
+  void cancel(EventKind kind, uint64_t arg) { sched_.cancel(kind, arg); }
+  bool pending(EventKind kind) const { return sched_.pending(kind); }
+  // Work bound per entry point (rtl8168.h RTL8168_MAX_DMA_PER_CALL): the
+  // delay an engine should use for its next step. Unchanged while the
+  // entry point's budget lasts; once it is spent, the step is parked
+  // RTL8168_WORK_YIELD_NS after the time the host called for, so the host's
+  // timer continues it and every event due at that time has still run.
+  Time paced(Time delay);
   bool dma_read(uint64_t addr, void* buf, size_t len);
   bool dma_write(uint64_t addr, const void* buf, size_t len);
   // A frame left the wire: the host's transmit() gets it when the entry
   // point has finished (tx_outbox.h). Takes the bytes; `frame` gets a spare
   // buffer back.
-  void transmit(std::vector<uint8_t>& frame) { outbox_.push(frame); }
+  void transmit(std::vector<uint8_t>& frame) {
+    work_frames_++;
+    outbox_.push(frame);
+  }
+  // An API call the host should not have made (e.g. receive of NULL).
+  void bad_call(Time now);
   void rx_ready();
   void trace(Tr kind, uint64_t a = 0, uint64_t b = 0, uint64_t c = 0);
   bool msi_enabled() const { return ops_.msi_enabled(ops_.opaque); }
@@ -72,18 +86,31 @@ class Device {
   TxEngine tx;
   RxEngine rx;
   Tally tally;
+  ChipTimer timer;
   rtl8168_stats stats{};
   uint64_t trace_hash() const { return trace_.hash(); }
   uint64_t trace_count() const { return trace_.count(); }
 
  private:
-  void advance_to(Time now);  // run events due strictly before... up to now
+  // Marks one entry point; the outermost one (re-entry from transmit() /
+  // rx_ready() nests) opens a fresh work budget.
+  struct Entry {
+    Entry(Device& d, Time now);
+    ~Entry() { d_.depth_--; }
+    Device& d_;
+  };
+  void advance_to(Time now);  // run every event due up to now, each at its own time
   void finish_entry();        // hand out frames, re-arm the host timer, rx_ready
   void dispatch(const Event& e);
   void on_write_hook(Hook hook, uint32_t reg_offset);
   void software_reset_start();
   void software_reset_done();
   void complete_access_flag(uint32_t reg_offset);
+  uint64_t live_read(uint32_t off, unsigned size) const;
+  // State blob (device_state.cc): decode into *this; false with a reason
+  // when the blob is malformed or inconsistent.
+  bool decode_state(std::span<const uint8_t> blob, std::string& err);
+  const char* check_events() const;
 
   Config cfg_;
   TimingParams t_;
@@ -94,6 +121,11 @@ class Device {
   Time now_ = 0;
   Time armed_ = kNever;
   Time npq_until_ = 0, hpq_until_ = 0;  // TxPoll bits read back set until then
+  // Work done by the current outermost entry point.
+  unsigned depth_ = 0;
+  Time entry_now_ = 0;
+  uint64_t work_dma_ = 0, work_frames_ = 0;
+  bool yielded_ = false;
 };
 
 }  // namespace rtl8168sim

@@ -9,11 +9,16 @@ void Irq::reset() {
   int_level_ = false;
   if (intx_asserted_) d_.set_intx(0);
   intx_asserted_ = false;
+  d_.cancel(EventKind::MitigationTimer);
   for (Moderation& m : mod_) {
     m.pending = 0;
     m.gen++;
     m.timer_armed = false;
   }
+}
+
+uint64_t Irq::mitigation_timer_arg(unsigned which) const {
+  return which | static_cast<uint64_t>(mod_[which].gen) << 1;
 }
 
 void Irq::raise(uint16_t bits) {
@@ -69,13 +74,13 @@ void Irq::raise_moderated(unsigned which) {
   }
   if (timer != 0 && !m.timer_armed) {
     m.timer_armed = true;
-    d_.schedule_in(timer * timer_unit_ns(), EventKind::MitigationTimer,
-                   which | static_cast<uint64_t>(m.gen) << 1);
+    d_.schedule_in(timer * timer_unit_ns(), EventKind::MitigationTimer, mitigation_timer_arg(which));
   }
 }
 
 void Irq::flush(unsigned which) {
   Moderation& m = mod_[which];
+  if (m.timer_armed) d_.cancel(EventKind::MitigationTimer, mitigation_timer_arg(which));
   m.pending = 0;
   m.gen++;
   m.timer_armed = false;
@@ -85,6 +90,7 @@ void Irq::flush(unsigned which) {
 void Irq::on_mitigation_timer(uint64_t arg) {
   const unsigned which = arg & 1;
   if (static_cast<uint32_t>(arg >> 1) != mod_[which].gen) return;  // stale
+  mod_[which].timer_armed = false;
   if (mod_[which].pending) flush(which);
 }
 
@@ -115,6 +121,15 @@ void Irq::load(StateReader& r) {
     m.gen = r.get<uint32_t>();
     m.timer_armed = r.get_bool();
   }
+}
+
+// INT is a function of the registers; the blob's copy must agree, and the
+// INTx line can only be asserted while INT is high.
+const char* Irq::check() const {
+  const bool level = (d_.regs.u16(reg::IntrStatus) & d_.regs.u16(reg::IntrMask)) != 0;
+  if (level != int_level_) return "INT level disagrees with IntrStatus & IntrMask";
+  if (intx_asserted_ && !int_level_) return "INTx asserted while INT is low";
+  return nullptr;
 }
 
 }  // namespace rtl8168sim

@@ -33,6 +33,10 @@ class Irq {
 
   void save(StateWriter& w) const;
   void load(StateReader& r);
+  const char* check() const;  // nullptr when the loaded state is consistent
+  // The argument of the pending IntrMitigate timer event of RX (0) / TX (1).
+  uint64_t mitigation_timer_arg(unsigned which) const;
+  bool mitigation_timer_armed(unsigned which) const { return mod_[which].timer_armed; }
 
  private:
   // IntrMitigate fields (r8169 rtl_set_coalesce): [15:12] TX timer,

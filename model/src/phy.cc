@@ -35,6 +35,7 @@ void Phy::restart_an() {
   r0(BMSR) &= static_cast<uint16_t>(~BMSR_ANEGCOMPLETE);
   r0(LPA) = 0;
   r0(STAT1000) = 0;
+  d_.cancel(EventKind::PhyAnDone);  // superseded (it would be ignored by its generation)
   if (!host_link_ || (r0(BMCR) & BMCR_PDOWN)) return;
   d_.schedule_in(d_.timing().phy_an_time, EventKind::PhyAnDone, an_gen_);
 }
@@ -117,7 +118,7 @@ void Phy::mdio_write(unsigned reg, uint16_t value) {
       const uint16_t old = r0(BMCR);
       r0(BMCR) = value;
       if (value & BMCR_RESET) {
-        d_.schedule_in(d_.timing().phy_reset_time, EventKind::PhyResetDone);
+        schedule_reset_done();
         if (link_) set_link(false, 0, false);
         an_gen_++;
         return;
@@ -131,13 +132,21 @@ void Phy::mdio_write(unsigned reg, uint16_t value) {
       const bool resumed = (old & BMCR_PDOWN) != 0;
       if ((value & BMCR_ANRESTART) || resumed || ((old ^ value) & BMCR_ANENABLE) ||
           (!(value & BMCR_ANENABLE) && ((old ^ value) & (BMCR_SPEED100 | BMCR_SPEED1000 | BMCR_FULLDPLX)))) {
-        if (value & BMCR_ANRESTART) d_.schedule_in(d_.timing().phy_reset_time, EventKind::PhyResetDone);
+        if (value & BMCR_ANRESTART) schedule_reset_done();
         restart_an();
       }
       return;
     }
     default:
       r0(reg) = value;
+  }
+}
+
+// The self-clear of RESET/ANRESTART completes phy-reset-time after the first
+// write that requested it; repeated writes meanwhile do not queue more.
+void Phy::schedule_reset_done() {
+  if (!d_.pending(EventKind::PhyResetDone)) {
+    d_.schedule_in(d_.timing().phy_reset_time, EventKind::PhyResetDone);
   }
 }
 
@@ -180,13 +189,23 @@ void Phy::save(StateWriter& w) const {
 void Phy::load(StateReader& r) {
   for (auto& page : regs_)
     for (uint16_t& v : page) v = r.get<uint16_t>();
-  page_ = r.get<uint8_t>() % kPages;
+  page_ = r.get<uint8_t>();
   host_link_ = r.get_bool();
   link_ = r.get_bool();
   latched_link_ = r.get_bool();
   speed_ = r.get<uint32_t>();
   full_ = r.get_bool();
   an_gen_ = r.get<uint64_t>();
+}
+
+const char* Phy::check() const {
+  if (page_ >= kPages) return "PHY page out of range";
+  if (link_ && speed_ != 10 && speed_ != 100 && speed_ != 1000) return "PHY link speed invalid";
+  if (!link_ && (speed_ != 0 || full_)) return "PHY link down with a speed";
+  if (link_ && !host_link_) return "PHY link up without carrier";
+  const bool mac_sees_link = d_.regs.u8(reg::PHYstatus) & reg::LinkStatus;
+  if (mac_sees_link != link_) return "PHYstatus disagrees with the PHY's link";
+  return nullptr;
 }
 
 }  // namespace rtl8168sim

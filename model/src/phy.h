@@ -47,10 +47,12 @@ class Phy {
 
   void save(StateWriter& w) const;
   void load(StateReader& r);
+  const char* check() const;  // nullptr when the loaded state is consistent
 
  private:
   void load_defaults();
   void restart_an();
+  void schedule_reset_done();
   void set_link(bool up, uint32_t mbps, bool full);
   uint16_t& r0(unsigned reg) { return regs_[0][reg]; }
 

@@ -32,6 +32,7 @@ constexpr ChipProfile k8168c{
             .chip_reset_time = 10'000,
             .dtccr_time = 2'000,
             .txpoll_ack_time = 90,
+            .timer_clock_mhz = 125,
         },
 };
 

@@ -31,6 +31,8 @@ constexpr RegSpec kTable[] = {
     {IntrStatus, 2, "IntrStatus", 0, 0, 0xffff, false, Hook::IntrStatus},
     {TxConfig, 4, "TxConfig", 0 /* profile */, ~kTxConfigXidMask, 0, false, Hook::None},
     {RxConfig, 4, "RxConfig", 0, kAll, 0, false, Hook::None},
+    // TCTR reads the live count (chip_timer.h); a write stores nothing and restarts it.
+    {TCTR, 4, "TCTR", 0, 0, 0, false, Hook::TimerCount},
     {RxMissed, 4, "RxMissed", 0, kAll, 0, false, Hook::None},
     {Cfg9346, 1, "Cfg9346", 0, 0xcf, 0, false, Hook::None},
     {Config0, 1, "Config0", 0, 0xff, 0, true, Hook::None},
@@ -39,6 +41,7 @@ constexpr RegSpec kTable[] = {
     {Config3, 1, "Config3", 0, 0xff, 0, true, Hook::None},
     {Config4, 1, "Config4", 0, 0xff, 0, true, Hook::None},
     {Config5, 1, "Config5", 0, 0xff, 0, true, Hook::None},
+    {TimerInt, 4, "TimerInt", 0, kAll, 0, false, Hook::TimerCompare},
     {PHYAR, 4, "PHYAR", 0, kAll, 0, false, Hook::Phyar},
     {CSIDR, 4, "CSIDR", 0, kAll, 0, false, Hook::None},
     {CSIAR, 4, "CSIAR", 0, kAll, 0, false, Hook::Csiar},

@@ -28,6 +28,8 @@ enum class Hook : uint8_t {
   Ocpar,
   GphyOcp,
   IntrMitigate,
+  TimerCount,    // TCTR: any write restarts the count
+  TimerCompare,  // TimerInt
 };
 
 struct RegSpec {

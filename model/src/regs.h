@@ -28,6 +28,7 @@ enum Offset : uint32_t {
   IntrStatus = 0x3e,
   TxConfig = 0x40,
   RxConfig = 0x44,
+  TCTR = 0x48,              // timer count (chip_timer.h)
   RxMissed = 0x4c,
   Cfg9346 = 0x50,
   Config0 = 0x51,
@@ -36,6 +37,7 @@ enum Offset : uint32_t {
   Config3 = 0x54,
   Config4 = 0x55,
   Config5 = 0x56,
+  TimerInt = 0x58,          // timer compare value, 0 = off (chip_timer.h)
   PHYAR = 0x60,
   CSIDR = 0x64,             // PCI config space indirect access (8168)
   CSIAR = 0x68,

@@ -50,16 +50,16 @@ bool RxEngine::take_ready_signal() {
 
 // Address filter (r8169 rtl_set_rx_mode; datasheet RCR): broadcast needs AB,
 // multicast AM plus its MAR hash bit, unicast APM and our IDR; AAP takes all.
-bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, uint8_t& kind) const {
+bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, AddressClass& kind) const {
   const uint32_t rcr = d_.regs.u32(reg::RxConfig);
   const bool bcast = std::all_of(f.begin(), f.begin() + 6, [](uint8_t b) { return b == 0xff; });
   if (bcast) {
-    kind = 1;
+    kind = AddressClass::Broadcast;
     status = desc::RxBAR;
     return rcr & (reg::AcceptBroadcast | reg::AcceptAllPhys);
   }
   if (f[0] & 1) {
-    kind = 2;
+    kind = AddressClass::Multicast;
     status = desc::RxMAR;
     if (rcr & reg::AcceptAllPhys) return true;
     if (!(rcr & reg::AcceptMulticast)) return false;
@@ -69,7 +69,7 @@ bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, uint8_t& kin
     // MAR0 = swab32(filter[1]), MAR4 = swab32(filter[0]) (R8169-NOTES.md §2).
     return d_.regs.u8(reg::MAR0 + 7 - (bit >> 3)) & (1u << (bit & 7));
   }
-  kind = 0;
+  kind = AddressClass::Unicast;
   if ((rcr & reg::AcceptMyPhys) && std::equal(f.begin(), f.begin() + 6, d_.regs.raw().begin())) {
     status = desc::RxPAM;
     return true;
@@ -90,15 +90,17 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     return true;
   }
   uint32_t status = 0;
-  uint8_t kind = 0;
+  AddressClass kind = AddressClass::Unicast;
   if (!accept(frame, status, kind)) {
     d_.stats.rx_dropped_filter++;
     d_.trace(Tr::RxDrop, kFilter, frame.size());
     return true;
   }
   const size_t wire_len = std::max(frame.size(), kMinFrame) + 4;
+  // RxMaxSize 0 means no programmed limit; no descriptor can take more than
+  // its 14-bit buffer size anyway, so that is the chip's absolute limit.
   const uint16_t max_size = d_.regs.u16(reg::RxMaxSize);
-  if (max_size != 0 && wire_len > max_size) {
+  if ((max_size != 0 && wire_len > max_size) || wire_len > desc::kRxBufSizeMask) {
     d_.stats.rx_dropped_too_long++;
     d_.tally.c.rx_errors++;
     d_.trace(Tr::RxDrop, kTooLong, frame.size());
@@ -146,7 +148,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
 
 void RxEngine::fetch_desc() {
   phase_ = Phase::FetchDesc;
-  d_.schedule_in(dma_read_time(d_.timing(), desc::kSize), EventKind::RxDescDone);
+  d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::RxDescDone);
 }
 
 void RxEngine::pop_head() {
@@ -239,9 +241,11 @@ void RxEngine::on_write_done() {
   d_.stats.rx_frames++;
   d_.stats.rx_bytes += len - 4;
   d_.tally.c.rx_packets++;
-  if (f.kind == 0) d_.tally.c.rx_unicast++;
-  if (f.kind == 1) d_.tally.c.rx_broadcast++;
-  if (f.kind == 2) d_.tally.c.rx_multicast++;
+  switch (f.kind) {
+    case AddressClass::Unicast: d_.tally.c.rx_unicast++; break;
+    case AddressClass::Broadcast: d_.tally.c.rx_broadcast++; break;
+    case AddressClass::Multicast: d_.tally.c.rx_multicast++; break;
+  }
   if (desc_opts1_ & desc::RingEnd) {
     pos_ = 0;
   } else if (++pos_ >= kMaxRing) {
@@ -273,7 +277,7 @@ void RxEngine::save(StateWriter& w) const {
 }
 
 void RxEngine::load(StateReader& r) {
-  pos_ = r.get<uint32_t>() % kMaxRing;
+  pos_ = r.get<uint32_t>();
   phase_ = r.get<Phase>();
   if (phase_ > Phase::Write) r.fail();
   desc_opts1_ = r.get<uint32_t>();
@@ -288,16 +292,42 @@ void RxEngine::load(StateReader& r) {
   count_ = n;
   for (uint32_t i = 0; i < n && r.ok(); i++) {
     RxFrame& f = fifo_[i];
-    f.bytes = r.get_bytes(64 * 1024);
+    f.bytes = r.get_bytes(desc::kRxBufSizeMask);
     f.status = r.get<uint32_t>();
     f.opts2 = r.get<uint32_t>();
-    f.kind = r.get<uint8_t>();
+    f.kind = r.get<AddressClass>();
     f.fifo_bytes = r.get<uint32_t>();
   }
-  if (phase_ != Phase::Idle && count_ == 0) r.fail();
+}
+
+// What receive() and the descriptor path guarantee, checked on a loaded
+// blob: the FIFO holds whole frames (>= 60 bytes + FCS) whose reservations
+// add up, the engine works exactly while frames wait, and a write in flight
+// targets an owned descriptor whose buffer holds the head frame.
+const char* RxEngine::check() const {
+  constexpr uint32_t kStatusBits = desc::RxBAR | desc::RxMAR | desc::RxPAM | desc::RxProtoTCP |
+                                   desc::RxProtoUDP | desc::IPFail | desc::TCPFail |
+                                   desc::UDPFail;
+  if (pos_ >= kMaxRing) return "RX ring position out of range";
+  if (phase_ > Phase::Write) return "RX phase invalid";
+  if ((phase_ == Phase::Idle) != (count_ == 0)) return "RX engine phase disagrees with its FIFO";
   uint64_t reserved = 0;
-  for (uint32_t i = 0; i < count_; i++) reserved += fifo_[i].fifo_bytes;
-  if (reserved != fifo_used_) r.fail();  // the FIFO accounting must add up
+  for (uint32_t i = 0; i < count_; i++) {
+    const RxFrame& f = fifo_[i];
+    if (f.bytes.size() < kMinFrame + 4) return "RX FIFO frame too short";
+    if (f.kind > AddressClass::Multicast) return "RX address class invalid";
+    if (f.status & ~kStatusBits) return "RX status bits invalid";
+    if (f.opts2 & ~(desc::RxVlanTag | 0xffffu)) return "RX opts2 invalid";
+    const uint32_t tag = (f.opts2 & desc::RxVlanTag) ? 4 : 0;
+    if (f.fifo_bytes != f.bytes.size() + tag) return "RX FIFO reservation disagrees with the frame";
+    reserved += f.fifo_bytes;
+  }
+  if (reserved != fifo_used_) return "RX FIFO accounting does not add up";
+  if (phase_ == Phase::Write) {
+    if (!(desc_opts1_ & desc::DescOwn)) return "RX write to a descriptor the NIC does not own";
+    if (fifo_[0].bytes.size() > (desc_opts1_ & desc::kRxBufSizeMask)) return "RX write larger than its buffer";
+  }
+  return nullptr;
 }
 
 }  // namespace rtl8168sim

@@ -36,19 +36,24 @@ class RxEngine {
   // The host was refused and waits for room (rx_ready is due).
   bool take_ready_signal();
 
+  bool desc_fetch_in_flight() const { return phase_ == Phase::FetchDesc; }
+  bool write_in_flight() const { return phase_ == Phase::Write; }
+
   void save(StateWriter& w) const;
   void load(StateReader& r);
+  const char* check() const;  // nullptr when the loaded state is consistent
 
  private:
   enum class Phase : uint8_t { Idle, FetchDesc, Write };
+  enum class AddressClass : uint8_t { Unicast, Broadcast, Multicast };
   struct RxFrame {
     std::vector<uint8_t> bytes;  // frame as delivered + 4-byte FCS
     uint32_t status = 0;         // opts1 status bits (MAR/PAM/BAR, PID, fail bits)
     uint32_t opts2 = 0;          // VLAN tag when stripped
-    uint8_t kind = 0;            // 0 unicast, 1 broadcast, 2 multicast (tally)
+    AddressClass kind = AddressClass::Unicast;  // for the tally
     uint32_t fifo_bytes = 0;     // FIFO space taken on arrival (before VLAN strip)
   };
-  bool accept(std::span<const uint8_t> frame, uint32_t& status, uint8_t& kind) const;
+  bool accept(std::span<const uint8_t> frame, uint32_t& status, AddressClass& kind) const;
   void fetch_desc();
   void drop_head(uint64_t reason);
   void pop_head();

@@ -24,6 +24,7 @@ enum class EventKind : uint8_t {
   RxDescDone,       // the RX engine's descriptor read completed
   RxWriteDone,      // the RX engine's data + write-back completed
   MitigationTimer,  // IntrMitigate timer (arg: 0 = RX, 1 = TX)
+  ChipTimer,        // TCTR reached TimerInt
   kCount
 };
 
@@ -48,13 +49,19 @@ class Scheduler {
     heap_.pop_back();
     return e;
   }
-  // Drop every pending event of a kind (rare: resets).
+  // Drop every pending event of a kind. Each engine keeps at most one event
+  // of a kind pending (cancel before re-scheduling), so the queue stays
+  // small whatever the guest does.
   void cancel(EventKind kind) {
-    auto it = std::remove_if(heap_.begin(), heap_.end(),
-                             [kind](const Event& e) { return e.kind == kind; });
-    if (it == heap_.end()) return;
-    heap_.erase(it, heap_.end());
-    std::make_heap(heap_.begin(), heap_.end(), Later{});
+    drop_if([kind](const Event& e) { return e.kind == kind; });
+  }
+  // Drop the pending events of a kind that carry `arg` (e.g. one of the two
+  // interrupt-mitigation timers).
+  void cancel(EventKind kind, uint64_t arg) {
+    drop_if([kind, arg](const Event& e) { return e.kind == kind && e.arg == arg; });
+  }
+  bool pending(EventKind kind) const {
+    return std::any_of(heap_.begin(), heap_.end(), [kind](const Event& e) { return e.kind == kind; });
   }
   void clear() { heap_.clear(); }
   // For save/restore: events in a canonical (time, seq) order.
@@ -72,6 +79,13 @@ class Scheduler {
   size_t size() const { return heap_.size(); }
 
  private:
+  template <typename Pred>
+  void drop_if(Pred pred) {
+    auto it = std::remove_if(heap_.begin(), heap_.end(), pred);
+    if (it == heap_.end()) return;
+    heap_.erase(it, heap_.end());
+    std::make_heap(heap_.begin(), heap_.end(), Later{});
+  }
   struct Later {
     bool operator()(const Event& a, const Event& b) const {
       return a.time != b.time ? a.time > b.time : a.seq > b.seq;

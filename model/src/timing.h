@@ -31,6 +31,8 @@ struct TimingParams {
   Time chip_reset_time = 0;         // ChipCmd reset self-clear
   Time dtccr_time = 0;              // tally dump/reset command latency before the DMA
   Time txpoll_ack_time = 0;         // NPQ bit reads back set for this long after a doorbell
+  // Chip timer (TCTR). A clock, not a latency: kept in functional mode.
+  uint32_t timer_clock_mhz = 125;   // TCTR count rate
 };
 
 // Cost of moving `bytes` of payload over the link in TLPs of

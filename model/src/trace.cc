@@ -26,7 +26,9 @@ const char* trace_name(Tr kind) {
     case Tr::ChipReset: return "chip_reset";
     case Tr::Tally: return "tally";
     case Tr::RingNoEor: return "ring_no_eor";
-    case Tr::StateLoaded: return "state_loaded";
+    case Tr::TimerMatch: return "timer_match";
+    case Tr::WorkYield: return "work_yield";
+    case Tr::TxStopped: return "tx_stopped";
   }
   return "unknown";
 }

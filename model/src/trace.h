@@ -33,7 +33,9 @@ enum class Tr : uint8_t {
   ChipReset,        // phase (0 start, 1 done)
   Tally,            // command, address
   RingNoEor,        // queue, base
-  StateLoaded,      // version
+  TimerMatch,       // TimerInt value (PCSTimeout latched)
+  WorkYield,        // DMA transactions, frames so far in this entry point
+  TxStopped,        // reason (failed write-back), ring index: engine stopped until restarted
 };
 
 const char* trace_name(Tr kind);

@@ -28,6 +28,15 @@ enum TxRefusal : uint64_t {
   kIncomplete = 10,  // a frame whose later descriptors are not owned
 };
 
+// Reasons carried by Tr::TxStopped.
+enum TxStopReason : uint64_t {
+  kWritebackFailed = 1,  // Own could not be handed back to the driver
+};
+
+// The largest read request the engine issues: MXDMA "unlimited" is the PCIe
+// max read request size, at most 4096 bytes (PCIe base spec, MRRS field).
+constexpr uint32_t kMaxReadRequest = 4096;
+
 uint64_t refusal_of(packet::TxStatus s) {
   switch (s) {
     case packet::TxStatus::bad_mss: return kBadMss;
@@ -72,15 +81,40 @@ void TxEngine::halt() {
   d_.cancel(EventKind::TxWireDone);
   pending_ = {false, false};
   busy_ = false;
+  error_stop_ = false;
   phase_ = Phase::Idle;
-  descs_.clear();
-  buf_.clear();
-  header_.clear();
+  unit_reserved_ = false;
+  clear_frame();
+  rd_addr_ = 0;
+  rd_len_ = 0;
   fifo_head_ = fifo_count_ = fifo_used_ = 0;
   wire_busy_ = false;
-  unit_reserved_ = false;
   walk_count_ = 0;
   walk_instant_ = kNever;
+}
+
+// Forget the frame being assembled (it completed, was refused or dropped).
+// Every cursor goes back to zero so that a saved idle engine has one
+// canonical state, which the load check relies on.
+void TxEngine::clear_frame() {
+  descs_.clear();
+  off_ = packet::TxOffload{};
+  tso_ = false;
+  total_ = cur_desc_ = cur_off_ = goal_ = stream_pos_ = 0;
+  buf_.clear();
+  header_.clear();
+  hdr_len_ = seg_index_ = seg_count_ = 0;
+  if (!unit_reserved_) unit_fifo_ = 0;
+}
+
+void TxEngine::stop_on_error(uint64_t reason, uint32_t index) {
+  d_.stats.tx_writeback_errors++;
+  d_.stats.sys_errors++;
+  d_.tally.c.tx_errors++;
+  d_.trace(Tr::TxStopped, reason, index);
+  halt();
+  error_stop_ = true;
+  d_.irq.raise(reg::SYSErr | reg::TxErr);
 }
 
 void TxEngine::doorbell(unsigned q) {
@@ -88,6 +122,10 @@ void TxEngine::doorbell(unsigned q) {
   const uint8_t cmd = d_.regs.u8(reg::ChipCmd);
   if (!(cmd & reg::CmdTxEnb) || (cmd & (reg::CmdStopReq | reg::CmdReset))) {
     d_.trace(Tr::Doorbell, q, 0);  // transmitter off: nothing to start
+    return;
+  }
+  if (error_stop_) {
+    d_.trace(Tr::Doorbell, q, 3);  // stopped by a failed write-back until restarted
     return;
   }
   if (!busy_) {
@@ -113,6 +151,7 @@ void TxEngine::doorbell(unsigned q) {
 }
 
 void TxEngine::fetch_desc() {
+  if (error_stop_) return;
   const Time now = d_.now();
   if (now != walk_instant_) {
     walk_instant_ = now;
@@ -123,14 +162,14 @@ void TxEngine::fetch_desc() {
     // backs that fail): stop instead of looping; the next doorbell resumes.
     d_.stats.ring_no_eor++;
     d_.trace(Tr::RingNoEor, q_, ring_base(q_));
-    descs_.clear();
+    clear_frame();
     end_walk();
     return;
   }
   phase_ = Phase::FetchDesc;
   rd_addr_ = ring_base(q_) + static_cast<uint64_t>(pos_[q_]) * desc::kSize;
   rd_len_ = desc::kSize;
-  d_.schedule_in(dma_read_time(d_.timing(), desc::kSize), EventKind::TxDmaDone);
+  d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDmaDone);
 }
 
 void TxEngine::on_dma_done() {
@@ -162,7 +201,7 @@ void TxEngine::desc_fetched() {
     d_.stats.sys_errors++;
     d_.trace(Tr::TxError, kDescDma, pos_[q_]);
     d_.tally.c.tx_errors++;
-    descs_.clear();
+    clear_frame();
     d_.irq.raise(reg::SYSErr | reg::TxErr);
     end_walk();
     return;
@@ -171,23 +210,21 @@ void TxEngine::desc_fetched() {
   for (int i = 0; i < 8; i++) addr |= static_cast<uint64_t>(raw[8 + i]) << (8 * i);
   const Desc dsc{pos_[q_], le32(raw), le32(raw + 4), addr};
   if (!(dsc.opts1 & desc::DescOwn)) {
-    if (!descs_.empty()) refuse_frame(kIncomplete);
+    if (!descs_.empty() && !refuse_frame(kIncomplete)) return;
     end_walk();
     return;
   }
   d_.trace(Tr::TxDesc, dsc.index, dsc.opts1, dsc.opts2);
   const bool fs = dsc.opts1 & desc::FirstFrag;
-  if (!descs_.empty() && fs) refuse_frame(kFsBeforeLs);
+  if (!descs_.empty() && fs && !refuse_frame(kFsBeforeLs)) return;
   descs_.push_back(dsc);
   advance_position();
   if (!fs && descs_.size() == 1) {
-    refuse_frame(kNoFirstFrag);
-    fetch_desc();
+    if (refuse_frame(kNoFirstFrag)) fetch_desc();
     return;
   }
   if (descs_.size() > kMaxFrags) {
-    refuse_frame(kTooManyFrags);
-    fetch_desc();
+    if (refuse_frame(kTooManyFrags)) fetch_desc();
     return;
   }
   if (!(dsc.opts1 & desc::LastFrag)) {
@@ -224,17 +261,17 @@ void TxEngine::begin_frame() {
   total_ = 0;
   for (const Desc& dsc : descs_) total_ += dsc.len();
   const uint32_t max_frame = d_.config().profile->max_frame;
-  if (total_ == 0) return refuse_frame(kZeroLength), fetch_desc();
-  if (!tso_ && total_ > max_frame) return refuse_frame(kTooLong), fetch_desc();
-  if (tso_ && off_.mss == 0) return refuse_frame(kBadMss), fetch_desc();
-  if (tso_ && total_ > kMaxTsoBytes) return refuse_frame(kTooLong), fetch_desc();
+  if (total_ == 0) return (void)refuse_frame(kZeroLength), fetch_desc();
+  if (!tso_ && total_ > max_frame) return (void)refuse_frame(kTooLong), fetch_desc();
+  if (tso_ && off_.mss == 0) return (void)refuse_frame(kBadMss), fetch_desc();
+  if (tso_ && total_ > kMaxTsoBytes) return (void)refuse_frame(kTooLong), fetch_desc();
   buf_.clear();
   seek(0);
   if (tso_) {
     // Fetch the headers first: Ethernet + IP + TCP (at most 60 bytes past
     // the transport offset), from the first descriptor.
     goal_ = std::min(descs_[0].len(), off_.l4_offset + 60);
-    if (goal_ < off_.l4_offset + 20) return refuse_frame(kMalformed), fetch_desc();
+    if (goal_ < off_.l4_offset + 20) return (void)refuse_frame(kMalformed), fetch_desc();
     phase_ = Phase::FetchHeader;
     continue_fetch();
     return;
@@ -271,11 +308,14 @@ void TxEngine::continue_fetch() {
     cur_desc_++;
     cur_off_ = 0;
   }
+  // goal_ <= total_ (the sum of descs_' lengths) keeps the cursor inside
+  // descs_ while stream_pos_ < goal_; both are checked on state load.
   const Desc& dsc = descs_[cur_desc_];
-  const uint32_t len = std::min({dsc.len() - cur_off_, goal_ - stream_pos_, burst()});
+  const uint32_t len =
+      std::min({dsc.len() - cur_off_, goal_ - stream_pos_, burst(), kMaxReadRequest});
   rd_addr_ = dsc.addr + cur_off_;
   rd_len_ = len;
-  d_.schedule_in(dma_read_time(d_.timing(), len), EventKind::TxDmaDone);
+  d_.schedule_in(d_.paced(dma_read_time(d_.timing(), len)), EventKind::TxDmaDone);
 }
 
 void TxEngine::data_fetched() {
@@ -285,8 +325,7 @@ void TxEngine::data_fetched() {
     d_.stats.tx_dma_errors++;
     d_.stats.sys_errors++;
     d_.irq.raise(reg::SYSErr);
-    refuse_frame(kDataDma);
-    fetch_desc();
+    if (refuse_frame(kDataDma)) fetch_desc();
     return;
   }
   cur_off_ += rd_len_;
@@ -300,11 +339,11 @@ void TxEngine::data_fetched() {
     const uint32_t l4 = off_.l4_offset;
     const uint32_t tcp_len = (buf_[l4 + 12] >> 4) * 4u;
     hdr_len_ = l4 + tcp_len;
-    if (tcp_len < 20 || hdr_len_ > buf_.size()) return refuse_frame(kMalformed), fetch_desc();
+    if (tcp_len < 20 || hdr_len_ > buf_.size()) return (void)refuse_frame(kMalformed), fetch_desc();
     header_.assign(buf_.begin(), buf_.begin() + hdr_len_);
     packet::TxStatus st = packet::TxStatus::ok;
     seg_count_ = static_cast<uint32_t>(packet::tso_segment_count(header_, total_ - hdr_len_, off_, st));
-    if (seg_count_ == 0 || st != packet::TxStatus::ok) return refuse_frame(refusal_of(st)), fetch_desc();
+    if (seg_count_ == 0 || st != packet::TxStatus::ok) return (void)refuse_frame(refusal_of(st)), fetch_desc();
     seg_index_ = 0;
     seek(hdr_len_);
     start_segment();
@@ -338,8 +377,7 @@ void TxEngine::frame_done_fetching() {
                              : packet::finish_tx_frame(buf_, off_, max_frame, w.bytes);
   if (st != packet::TxStatus::ok) {
     fifo_count_--;  // take the entry back
-    refuse_frame(refusal_of(st));
-    fetch_desc();
+    if (refuse_frame(refusal_of(st))) fetch_desc();
     return;
   }
   w.fifo_bytes = unit_fifo_;
@@ -351,7 +389,7 @@ void TxEngine::frame_done_fetching() {
   w.writeback.clear();
   if (last) {
     fill_writeback(w);
-    descs_.clear();
+    clear_frame();
   }
   kick_wire();
   if (last) {
@@ -384,29 +422,36 @@ void TxEngine::fill_writeback(WireFrame& f) const {
   }
 }
 
-void TxEngine::refuse_frame(uint64_t reason) {
+bool TxEngine::refuse_frame(uint64_t reason) {
   // The chip completes a frame it cannot send with TxErr: descriptors are
   // handed back (Own cleared) so the ring keeps moving.
   d_.stats.tx_errors++;
   if (reason != kDataDma) d_.stats.tx_bad_descriptors++;
   d_.tally.c.tx_errors++;
   d_.tally.c.tx_aborted++;
-  d_.trace(Tr::TxError, reason, descs_.empty() ? pos_[q_] : descs_[0].index);
+  const uint32_t first = descs_.empty() ? pos_[q_] : descs_[0].index;
+  d_.trace(Tr::TxError, reason, first);
   const uint64_t base = ring_base(q_);
+  bool handed_back = true;
   for (const Desc& dsc : descs_) {
     uint8_t v[4];
     const uint32_t opts1 = dsc.opts1 & ~desc::DescOwn;
     for (int i = 0; i < 4; i++) v[i] = static_cast<uint8_t>(opts1 >> (8 * i));
-    if (!d_.dma_write(base + static_cast<uint64_t>(dsc.index) * desc::kSize, v, 4)) {
-      d_.stats.sys_errors++;
-    }
+    handed_back &= d_.dma_write(base + static_cast<uint64_t>(dsc.index) * desc::kSize, v, 4);
   }
-  descs_.clear();
   if (unit_reserved_) {
     fifo_used_ -= unit_fifo_;
     unit_reserved_ = false;
   }
+  clear_frame();
   d_.irq.raise(reg::TxErr);
+  if (!handed_back) {
+    // The descriptors stay owned by the NIC: walking on would fetch the
+    // same ones again and again (a read-only ring). The chip stops.
+    stop_on_error(kWritebackFailed, first);
+    return false;
+  }
+  return true;
 }
 
 void TxEngine::end_walk() {
@@ -418,6 +463,8 @@ void TxEngine::end_walk() {
     return;
   }
   d_.irq.raise(reg::TxDescUnavail);
+  rd_addr_ = 0;
+  rd_len_ = 0;
   if (fifo_count_ == 0) {
     go_idle();
   } else {
@@ -436,7 +483,7 @@ void TxEngine::kick_wire() {
   wire_busy_ = true;
   const WireFrame& f = fifo_[fifo_head_];
   const uint32_t mbps = d_.config().timing ? std::max<uint32_t>(d_.phy.speed_mbps(), 10) : 0;
-  d_.schedule_in(wire_time(f.bytes.size(), mbps), EventKind::TxWireDone);
+  d_.schedule_in(d_.paced(wire_time(f.bytes.size(), mbps)), EventKind::TxWireDone);
 }
 
 void TxEngine::on_wire_done() {
@@ -454,14 +501,22 @@ void TxEngine::on_wire_done() {
   d_.tally.c.tx_packets++;
   fifo_used_ -= f.fifo_bytes;
   const bool completes = f.completes;
+  bool written_back = true;
   for (const auto& [addr, opts1] : f.writeback) {
     uint8_t v[4];
     for (int i = 0; i < 4; i++) v[i] = static_cast<uint8_t>(opts1 >> (8 * i));
-    if (!d_.dma_write(addr, v, 4)) d_.stats.sys_errors++;
+    written_back &= d_.dma_write(addr, v, 4);
   }
+  const uint32_t first = f.first_index;
   fifo_head_ = (fifo_head_ + 1) % static_cast<uint32_t>(fifo_.size());
   fifo_count_--;
   wire_busy_ = false;
+  if (!written_back) {
+    // The frame went out but its descriptors stay owned: re-walking the
+    // ring would send it again (and again). The chip stops with SYSErr.
+    stop_on_error(kWritebackFailed, first);
+    return;
+  }
   if (completes) d_.irq.raise_moderated(1);
   kick_wire();
   if (phase_ == Phase::WaitFifo && reserve_fifo(unit_fifo_)) {
@@ -485,6 +540,7 @@ void TxEngine::save(StateWriter& w) const {
   w.put(walk_count_);
   w.put<uint8_t>(static_cast<uint8_t>(q_));
   w.put<uint8_t>(busy_);
+  w.put<uint8_t>(error_stop_);
   w.put(phase_);
   w.put<uint32_t>(static_cast<uint32_t>(descs_.size()));
   for (const Desc& dsc : descs_) {
@@ -527,18 +583,18 @@ void TxEngine::save(StateWriter& w) const {
 
 void TxEngine::load(StateReader& r) {
   constexpr size_t kMaxBytes = kMaxTsoBytes + 64 * 1024;
-  pos_[0] = r.get<uint32_t>() % kMaxRing;
-  pos_[1] = r.get<uint32_t>() % kMaxRing;
+  pos_[0] = r.get<uint32_t>();
+  pos_[1] = r.get<uint32_t>();
   pending_[0] = r.get_bool();
   pending_[1] = r.get_bool();
   walk_instant_ = r.get<uint64_t>();
   walk_count_ = r.get<uint32_t>();
-  q_ = r.get<uint8_t>() & 1;
+  q_ = r.get<uint8_t>();
   busy_ = r.get_bool();
+  error_stop_ = r.get_bool();
   phase_ = r.get<Phase>();
-  if (phase_ > Phase::Drain) r.fail();
   const uint32_t n = r.get<uint32_t>();
-  if (n > kMaxFrags + 1) return r.fail();
+  if (n > kMaxFrags) return r.fail();
   descs_.clear();
   for (uint32_t i = 0; i < n && r.ok(); i++) {
     Desc dsc{};
@@ -548,6 +604,8 @@ void TxEngine::load(StateReader& r) {
     dsc.addr = r.get<uint64_t>();
     descs_.push_back(dsc);
   }
+  // The offload fields are not saved: they are decoded from the first
+  // descriptor, as begin_frame() did.
   if (!descs_.empty()) decode_offload();
   total_ = r.get<uint32_t>();
   cur_desc_ = r.get<uint32_t>();
@@ -574,11 +632,11 @@ void TxEngine::load(StateReader& r) {
     WireFrame& f = push_wire();
     f.bytes = r.get_bytes(kMaxBytes);
     f.first_index = r.get<uint32_t>();
-    f.queue = r.get<uint8_t>() & 1;
+    f.queue = r.get<uint8_t>();
     f.fifo_bytes = r.get<uint32_t>();
     f.completes = r.get_bool();
     const uint32_t wb = r.get<uint32_t>();
-    if (wb > kMaxFrags + 1) return r.fail();
+    if (wb > kMaxFrags) return r.fail();
     f.writeback.clear();
     for (uint32_t k = 0; k < wb; k++) {
       const uint64_t addr = r.get<uint64_t>();
@@ -586,9 +644,119 @@ void TxEngine::load(StateReader& r) {
       f.writeback.emplace_back(addr, opts1);
     }
   }
-  // Cursor sanity: a blob that points outside the frame is rejected.
-  if (cur_desc_ > descs_.size() || stream_pos_ > goal_ || goal_ > total_ + 64) r.fail();
-  if ((phase_ == Phase::FetchHeader || phase_ == Phase::FetchData) && descs_.empty()) r.fail();
+}
+
+// The frame being assembled, checked against what begin_frame(),
+// start_segment() and continue_fetch() would have made of the same
+// descriptors: a blob whose totals, cursors or read length disagree with its
+// descriptors would read past them (or ask the host for a huge DMA).
+const char* TxEngine::check_frame() const {
+  const bool fetching = phase_ == Phase::FetchHeader || phase_ == Phase::FetchData;
+  const bool has_frame = fetching || phase_ == Phase::WaitFifo;
+  if (!has_frame) {
+    // Between frames (or collecting descriptors before LS): nothing decoded.
+    if (total_ || cur_desc_ || cur_off_ || goal_ || stream_pos_ || !buf_.empty() ||
+        !header_.empty() || hdr_len_ || seg_index_ || seg_count_ || unit_fifo_ || unit_reserved_)
+      return "TX frame cursors set outside a frame";
+    if (phase_ != Phase::FetchDesc && !descs_.empty()) return "TX descriptors outside a walk";
+    for (size_t i = 0; i < descs_.size(); i++) {
+      const uint32_t o1 = descs_[i].opts1;
+      if (!(o1 & desc::DescOwn) || (o1 & desc::LastFrag)) return "TX partial frame descriptor invalid";
+      if (((o1 & desc::FirstFrag) != 0) != (i == 0)) return "TX partial frame FS misplaced";
+    }
+    return nullptr;
+  }
+  if (descs_.empty()) return "TX frame without descriptors";
+  uint64_t sum = 0;
+  for (size_t i = 0; i < descs_.size(); i++) {
+    const uint32_t o1 = descs_[i].opts1;
+    if (!(o1 & desc::DescOwn)) return "TX frame descriptor not owned";
+    if (((o1 & desc::FirstFrag) != 0) != (i == 0)) return "TX frame FS misplaced";
+    if (((o1 & desc::LastFrag) != 0) != (i + 1 == descs_.size())) return "TX frame LS misplaced";
+    if (descs_[i].index >= kMaxRing) return "TX descriptor index out of range";
+    sum += descs_[i].len();
+  }
+  if (sum != total_ || total_ == 0) return "TX frame total disagrees with its descriptors";
+  const uint32_t max_frame = d_.config().profile->max_frame;
+  // The segment (or whole frame) the engine is working on: [unit_start, goal_).
+  uint32_t unit_start = 0;
+  if (!tso_) {
+    if (total_ > max_frame) return "TX frame over the jumbo limit";
+    if (phase_ == Phase::FetchHeader) return "TX header fetch without TSO";
+    if (goal_ != total_ || unit_fifo_ != total_ + 4) return "TX frame goal inconsistent";
+    if (!header_.empty() || hdr_len_ || seg_index_ || seg_count_) return "TX segment state without TSO";
+  } else if (phase_ == Phase::FetchHeader) {
+    if (off_.mss == 0 || total_ > kMaxTsoBytes) return "TX TSO frame invalid";
+    if (goal_ != std::min(descs_[0].len(), off_.l4_offset + 60) || goal_ < off_.l4_offset + 20)
+      return "TX TSO header goal inconsistent";
+    if (!header_.empty() || hdr_len_ || seg_index_ || seg_count_ || unit_reserved_ || unit_fifo_)
+      return "TX TSO header state inconsistent";
+  } else {
+    if (off_.mss == 0 || total_ > kMaxTsoBytes) return "TX TSO frame invalid";
+    if (header_.size() != hdr_len_ || hdr_len_ < off_.l4_offset + 20 || hdr_len_ > total_)
+      return "TX TSO header inconsistent";
+    const uint32_t tcp_len = (header_[off_.l4_offset + 12] >> 4) * 4u;
+    if (off_.l4_offset + tcp_len != hdr_len_) return "TX TSO header length disagrees with TCP";
+    packet::TxStatus st = packet::TxStatus::ok;
+    const size_t segs = packet::tso_segment_count(header_, total_ - hdr_len_, off_, st);
+    if (st != packet::TxStatus::ok || segs != seg_count_ || seg_index_ >= seg_count_)
+      return "TX TSO segment count inconsistent";
+    const uint64_t start = hdr_len_ + static_cast<uint64_t>(seg_index_) * off_.mss;
+    if (start > total_) return "TX TSO segment beyond the frame";
+    unit_start = static_cast<uint32_t>(start);
+    const uint32_t seg_len = std::min(off_.mss, total_ - unit_start);
+    if (goal_ != unit_start + seg_len || unit_fifo_ != hdr_len_ + seg_len + 4)
+      return "TX TSO segment goal inconsistent";
+  }
+  if (phase_ == Phase::WaitFifo) {
+    if (unit_reserved_ || stream_pos_ != unit_start || !buf_.empty()) return "TX FIFO wait state inconsistent";
+    if (fifo_count_ == 0) return "TX waits for FIFO room with an empty FIFO";
+  } else {
+    if (phase_ == Phase::FetchData && !unit_reserved_) return "TX data fetch without FIFO room";
+    if (stream_pos_ < unit_start || stream_pos_ >= goal_) return "TX stream position outside its unit";
+    if (buf_.size() != stream_pos_ - unit_start) return "TX buffer disagrees with the stream position";
+    // A read is in flight at the cursor, which continue_fetch() left on a
+    // descriptor with bytes remaining, stream_pos_ bytes into the frame.
+    const size_t at = cur_desc_;
+    if (at >= descs_.size() || cur_off_ >= descs_[at].len()) return "TX cursor outside its descriptor";
+    uint64_t before = 0;
+    for (size_t k = 0; k < at; k++) before += descs_[k].len();
+    if (before + cur_off_ != stream_pos_) return "TX cursor disagrees with the stream position";
+    const Desc& dsc = descs_[at];
+    const uint64_t remain = std::min<uint64_t>(dsc.len() - cur_off_, goal_ - stream_pos_);
+    if (rd_len_ == 0 || rd_len_ > remain || rd_len_ > kMaxReadRequest) return "TX read length out of bounds";
+    if (rd_addr_ != dsc.addr + cur_off_) return "TX read address disagrees with its descriptor";
+  }
+  return nullptr;
+}
+
+const char* TxEngine::check() const {
+  if (pos_[0] >= kMaxRing || pos_[1] >= kMaxRing) return "TX ring position out of range";
+  if (q_ > 1) return "TX queue invalid";
+  if (phase_ > Phase::Drain) return "TX phase invalid";
+  if (walk_count_ > 4 * kMaxRing + 1) return "TX walk count out of range";
+  if (busy_ != (phase_ != Phase::Idle)) return "TX busy flag disagrees with its phase";
+  if (!busy_ && (pending_[0] || pending_[1])) return "TX doorbell latched while idle";
+  if (error_stop_ && phase_ != Phase::Idle) return "TX stopped by an error but running";
+  if (phase_ == Phase::FetchDesc && rd_len_ != desc::kSize) return "TX descriptor read length invalid";
+  if ((phase_ == Phase::Idle || phase_ == Phase::Drain) && (rd_len_ || rd_addr_))
+    return "TX read request outside a fetch";
+  if (const char* why = check_frame()) return why;
+  if (phase_ == Phase::Idle && fifo_count_ != 0) return "TX idle with frames in its FIFO";
+  if (phase_ == Phase::Drain && fifo_count_ == 0) return "TX draining an empty FIFO";
+  if (wire_busy_ != (fifo_count_ > 0)) return "TX wire state disagrees with its FIFO";
+  uint64_t used = unit_reserved_ ? unit_fifo_ : 0;
+  const uint32_t max_frame = d_.config().profile->max_frame;
+  for (uint32_t i = 0; i < fifo_count_; i++) {
+    const WireFrame& f = fifo_[(fifo_head_ + i) % fifo_.size()];
+    if (f.bytes.size() < 60 || f.bytes.size() > max_frame + 8) return "TX FIFO frame size invalid";
+    if (f.fifo_bytes == 0 || f.fifo_bytes > max_frame + 8) return "TX FIFO reservation invalid";
+    if (f.first_index >= kMaxRing || f.queue > 1) return "TX FIFO frame origin invalid";
+    if (f.completes == f.writeback.empty()) return "TX FIFO write-back list inconsistent";
+    used += f.fifo_bytes;
+  }
+  if (used != fifo_used_) return "TX FIFO accounting does not add up";
+  return nullptr;
 }
 
 }  // namespace rtl8168sim

@@ -44,9 +44,15 @@ class TxEngine {
   void on_wire_done();
   bool busy() const { return busy_; }
   uint32_t position(unsigned queue) const { return pos_[queue]; }
+  // A read request is outstanding (its TxDmaDone event is pending).
+  bool read_in_flight() const {
+    return phase_ == Phase::FetchDesc || phase_ == Phase::FetchHeader || phase_ == Phase::FetchData;
+  }
+  bool wire_busy() const { return wire_busy_; }
 
   void save(StateWriter& w) const;
   void load(StateReader& r);
+  const char* check() const;  // nullptr when the loaded state is consistent
 
  private:
   enum class Phase : uint8_t { Idle, FetchDesc, FetchHeader, FetchData, WaitFifo, Drain };
@@ -62,7 +68,7 @@ class TxEngine {
     uint8_t queue = 0;
     uint32_t fifo_bytes = 0;
     bool completes = false;                 // last piece of a descriptor frame
-      std::vector<std::pair<uint64_t, uint32_t>> writeback;  // desc address, opts1 to write
+    std::vector<std::pair<uint64_t, uint32_t>> writeback;  // desc address, opts1 to write
   };
 
   uint64_t ring_base(unsigned q) const;
@@ -73,7 +79,12 @@ class TxEngine {
   void continue_fetch();
   void data_fetched();
   void frame_done_fetching();
-  void refuse_frame(uint64_t reason);
+  // Completes the current frame with TxErr. False when handing its
+  // descriptors back failed and the engine stopped (stop_on_error).
+  [[nodiscard]] bool refuse_frame(uint64_t reason);
+  void stop_on_error(uint64_t reason, uint32_t index);
+  void clear_frame();
+  const char* check_frame() const;
   void start_segment();
   void decode_offload();
   void seek(uint32_t stream_pos);
@@ -93,6 +104,10 @@ class TxEngine {
   uint32_t walk_count_ = 0;
   unsigned q_ = 0;
   bool busy_ = false;
+  // A descriptor write-back failed (SYSErr): the engine stays stopped until
+  // the driver restarts it (TxEnb off/on, StopReq, ChipCmd or PCI reset), as
+  // r8169's rtl8169_pcierr_interrupt -> rtl_reset_work does.
+  bool error_stop_ = false;
   Phase phase_ = Phase::Idle;
   // Current frame.
   std::vector<Desc> descs_;

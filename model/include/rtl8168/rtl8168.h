@@ -37,6 +37,18 @@ typedef struct rtl8168 rtl8168;
 /* Sentinel for timer_arm(): no event pending, cancel the timer. */
 #define RTL8168_NO_DEADLINE UINT64_MAX
 
+/* Work bound per entry point (hostile rings, functional mode): one call
+ * performs at most RTL8168_MAX_DMA_PER_CALL DMA transactions and hands at
+ * most RTL8168_MAX_FRAMES_PER_CALL frames to transmit(). When an engine
+ * reaches the bound it parks its remaining work on an event
+ * RTL8168_WORK_YIELD_NS in the future (the host timer continues it), so
+ * every event due at `now` has still run when the call returns. The
+ * bound counts transactions, not descriptors: a TSO descriptor with MSS 1
+ * is bounded like a ring of 1-byte frames. */
+#define RTL8168_MAX_DMA_PER_CALL 8192u
+#define RTL8168_MAX_FRAMES_PER_CALL 2048u
+#define RTL8168_WORK_YIELD_NS 1000u
+
 /* Size of the BAR0 (I/O) and BAR2 (MMIO) register windows. Both decode the
  * same 256-byte register file; BAR2 is 4 KiB and decodes nothing above 0xff
  * (see rtl8168_reg_read for what such accesses do). */
@@ -151,7 +163,8 @@ bool rtl8168_can_receive(rtl8168 *dev, uint64_t now);
 
 /* Offer one frame (no FCS) arriving from the wire at `now`. Returns len if
  * the frame was consumed (delivered, or dropped and counted), 0 if the host
- * must queue it and retry after rx_ready(). */
+ * must queue it and retry after rx_ready(). A NULL frame is a bad call: it
+ * is counted in bad_calls and consumed (returns len). */
 size_t rtl8168_receive(rtl8168 *dev, uint64_t now, const uint8_t *frame, size_t len);
 
 /* Carrier from the host side (QEMU set_link). Link down is immediate;
@@ -197,6 +210,9 @@ typedef struct rtl8168_stats {
   uint64_t ring_no_eor;                    /* ring walks that hit the bound */
   uint64_t tx_dropped_link_down;           /* sent while the link was down */
   uint64_t sys_errors;                     /* SYSErr events (failed DMA) */
+  uint64_t tx_writeback_errors;            /* failed descriptor write-backs (TX stops) */
+  uint64_t bad_calls;                      /* API misuse (e.g. receive of a NULL frame) */
+  uint64_t work_yields;                    /* entry points that hit the work bound */
 } rtl8168_stats;
 
 void rtl8168_get_stats(const rtl8168 *dev, rtl8168_stats *out);

@@ -31,7 +31,8 @@ class FakeMemory {
 
   // DMA entry points: 0 on success, -1 (and a fault count) outside RAM.
   int dma_read(uint64_t addr, void* buf, size_t len) {
-    if (!contains(addr, len)) {
+    max_dma_len = std::max<uint64_t>(max_dma_len, len);
+    if (!contains(addr, len) || fails(read_fault, addr, len)) {
       ++faults;
       return -1;
     }
@@ -41,7 +42,8 @@ class FakeMemory {
     return 0;
   }
   int dma_write(uint64_t addr, const void* buf, size_t len) {
-    if (!contains(addr, len)) {
+    max_dma_len = std::max<uint64_t>(max_dma_len, len);
+    if (!contains(addr, len) || fails(write_fault, addr, len)) {
       ++faults;
       return -1;
     }
@@ -91,8 +93,19 @@ class FakeMemory {
 
   uint64_t reads = 0, writes = 0, faults = 0;
   uint64_t read_bytes_total = 0, write_bytes_total = 0;
+  uint64_t max_dma_len = 0;  // longest single transaction the model asked for
+
+  // Fault windows: DMA of the given direction touching [begin, end) fails
+  // although the RAM is there (a read-only or write-only IOMMU mapping).
+  struct Window {
+    uint64_t begin = 0, end = 0;
+  };
+  Window read_fault, write_fault;
 
  private:
+  static bool fails(const Window& w, uint64_t addr, size_t len) {
+    return w.begin < w.end && addr < w.end && addr + len > w.begin;
+  }
   uint64_t base_;
   std::vector<uint8_t> bytes_;
 };

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "chip_timer.h"
+
+#include "device.h"
+
+namespace rtl8168sim {
+
+namespace {
+constexpr uint64_t kCounterSpan = uint64_t{1} << 32;  // TCTR is 32 bits wide
+}
+
+void ChipTimer::reset() {
+  start_ = d_.now();
+  d_.cancel(EventKind::ChipTimer);
+}
+
+uint64_t ChipTimer::counts_since_start(Time t) const {
+  const unsigned __int128 counts =
+      static_cast<unsigned __int128>(t - start_) * d_.timing().timer_clock_mhz / 1000;
+  return static_cast<uint64_t>(counts);
+}
+
+uint32_t ChipTimer::count() const {
+  return static_cast<uint32_t>(counts_since_start(d_.now()) % kCounterSpan);
+}
+
+void ChipTimer::on_count_write() {
+  start_ = d_.now();
+  arm();
+}
+
+void ChipTimer::on_compare_write() { arm(); }
+
+// The next instant at which the count equals TimerInt: the first n > the
+// current count with n = TimerInt (mod 2^32), reached at the first ns where
+// floor(dt * f / 1000) >= n.
+void ChipTimer::arm() {
+  d_.cancel(EventKind::ChipTimer);
+  const uint32_t compare = d_.regs.u32(reg::TimerInt);
+  if (compare == 0) return;
+  const uint64_t now_counts = counts_since_start(d_.now());
+  uint64_t target = (now_counts / kCounterSpan) * kCounterSpan + compare;
+  if (target <= now_counts) target += kCounterSpan;
+  const uint64_t mhz = d_.timing().timer_clock_mhz;
+  const unsigned __int128 ns = (static_cast<unsigned __int128>(target) * 1000 + mhz - 1) / mhz;
+  const Time at = start_ + static_cast<Time>(ns);
+  d_.schedule_in(at - d_.now(), EventKind::ChipTimer);
+}
+
+void ChipTimer::on_match() {
+  d_.trace(Tr::TimerMatch, d_.regs.u32(reg::TimerInt));
+  start_ = d_.now();  // the count starts again: one match per period
+  d_.irq.raise(reg::PCSTimeout);
+  arm();
+}
+
+void ChipTimer::save(StateWriter& w) const { w.put(start_); }
+
+void ChipTimer::load(StateReader& r) { start_ = r.get<uint64_t>(); }
+
+const char* ChipTimer::check(Time now) const {
+  if (start_ > now) return "timer started in the future";
+  return nullptr;
+}
+
+}  // namespace rtl8168sim

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The device's state blob (rtl8168_state_save / rtl8168_state_load).
+//
+// A blob is hostile input: QEMU treats a migration stream so, and so do
+// we. Loading decodes it into a scratch device first; every field is checked
+// against every other (descriptor lengths against totals, cursors against
+// the frame, read lengths against the PCIe limits, FIFO accounting, engine
+// phases against the pending events, the INT level against
+// IntrStatus/IntrMask) and only a blob that passes is then applied to the
+// live device. A refused load therefore changes nothing: no register, no
+// counter, no trace record.
+//
+// Layout (little-endian, version 3): magic, version, chip id, now, register
+// file, IRQ, PHY, TX, RX, tally, timer, statistics field by field (each by
+// name in kStatsFields, so adding a counter is a visible layout change),
+// trace hash and count, TxPoll read-back deadlines, pending events, next
+// event sequence number.
+#include <algorithm>
+#include <cstring>
+
+#include "device.h"
+
+namespace rtl8168sim {
+
+namespace {
+
+constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
+// 2: RX FIFO entries carry their reservation. 3: chip timer, statistics
+// field by field, TX error stop, validated cross-field.
+constexpr uint32_t kStateVersion = 3;
+constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending (about 12)
+
+constexpr uint64_t rtl8168_stats::*kStatsFields[] = {
+    &rtl8168_stats::tx_frames,          &rtl8168_stats::tx_bytes,
+    &rtl8168_stats::tx_errors,          &rtl8168_stats::tx_dma_errors,
+    &rtl8168_stats::tx_bad_descriptors, &rtl8168_stats::tx_doorbells,
+    &rtl8168_stats::tx_doorbells_ignored, &rtl8168_stats::rx_frames,
+    &rtl8168_stats::rx_bytes,           &rtl8168_stats::rx_dropped_filter,
+    &rtl8168_stats::rx_dropped_no_desc, &rtl8168_stats::rx_dropped_disabled,
+    &rtl8168_stats::rx_dropped_too_long, &rtl8168_stats::rx_dropped_dma,
+    &rtl8168_stats::rx_dropped_runt,    &rtl8168_stats::msi_sent,
+    &rtl8168_stats::intx_edges,         &rtl8168_stats::bad_access,
+    &rtl8168_stats::ring_no_eor,        &rtl8168_stats::tx_dropped_link_down,
+    &rtl8168_stats::sys_errors,         &rtl8168_stats::tx_writeback_errors,
+    &rtl8168_stats::bad_calls,          &rtl8168_stats::work_yields,
+};
+static_assert(sizeof(kStatsFields) / sizeof(kStatsFields[0]) * sizeof(uint64_t) ==
+                  sizeof(rtl8168_stats),
+              "every rtl8168_stats field must be listed in kStatsFields");
+
+}  // namespace
+
+std::vector<uint8_t> Device::save() const {
+  std::vector<uint8_t> out;
+  out.reserve(4096);
+  out.insert(out.end(), kMagic, kMagic + sizeof kMagic);
+  StateWriter w(out);
+  w.put(kStateVersion);
+  const std::string_view id = cfg_.profile->id;
+  w.put_bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
+  w.put(now_);
+  w.put_bytes(regs.raw());
+  irq.save(w);
+  phy.save(w);
+  tx.save(w);
+  rx.save(w);
+  tally.save(w);
+  timer.save(w);
+  for (const auto field : kStatsFields) w.put(stats.*field);
+  w.put(trace_.hash());
+  w.put(trace_.count());
+  w.put(npq_until_);
+  w.put(hpq_until_);
+  const std::vector<Event> events = sched_.sorted();
+  w.put<uint32_t>(static_cast<uint32_t>(events.size()));
+  for (const Event& e : events) {
+    w.put(e.time);
+    w.put(e.seq);
+    w.put(e.kind);
+    w.put(e.arg);
+  }
+  w.put(sched_.next_seq());
+  return out;
+}
+
+// The pending events must be exactly the ones the engines' phases imply: a
+// blob that claims a read in flight without its completion event (or the
+// reverse) would leave an engine waiting forever or completing a read that
+// was never issued.
+const char* Device::check_events() const {
+  const std::vector<Event> events = sched_.sorted();
+  unsigned n[static_cast<size_t>(EventKind::kCount)] = {};
+  for (const Event& e : events) {
+    if (e.time < now_) return "pending event in the past";
+    if (e.seq >= sched_.next_seq()) return "event sequence number from the future";
+    n[static_cast<size_t>(e.kind)]++;
+  }
+  std::vector<uint64_t> seqs;
+  for (const Event& e : events) seqs.push_back(e.seq);
+  std::sort(seqs.begin(), seqs.end());
+  if (std::adjacent_find(seqs.begin(), seqs.end()) != seqs.end()) return "duplicate event";
+  auto count = [&](EventKind k) { return n[static_cast<size_t>(k)]; };
+  if (count(EventKind::TxDmaDone) != (tx.read_in_flight() ? 1u : 0u))
+    return "TX read in flight does not match its completion event";
+  if (count(EventKind::TxWireDone) != (tx.wire_busy() ? 1u : 0u))
+    return "TX wire state does not match its event";
+  if (count(EventKind::RxDescDone) != (rx.desc_fetch_in_flight() ? 1u : 0u))
+    return "RX descriptor fetch does not match its event";
+  if (count(EventKind::RxWriteDone) != (rx.write_in_flight() ? 1u : 0u))
+    return "RX write does not match its event";
+  if (count(EventKind::ChipTimer) != (regs.u32(reg::TimerInt) != 0 ? 1u : 0u))
+    return "timer event does not match TimerInt";
+  const bool resetting = regs.u8(reg::ChipCmd) & reg::CmdReset;
+  if (count(EventKind::ChipResetDone) != (resetting ? 1u : 0u))
+    return "ChipCmd reset bit does not match its completion event";
+  const bool dtccr = regs.u32(reg::CounterAddrLow) & (reg::CounterDump | reg::CounterReset);
+  if (count(EventKind::DtccrDone) != (dtccr ? 1u : 0u))
+    return "tally command bits do not match their completion event";
+  if (count(EventKind::PhyarDone) > 1 || count(EventKind::PhyResetDone) > 1 ||
+      count(EventKind::PhyAnDone) > 1 || count(EventKind::MitigationTimer) > 2)
+    return "duplicate event of a kind the device keeps once";
+  for (unsigned which = 0; which < 2; which++) {
+    bool found = false;
+    for (const Event& e : events) {
+      found |= e.kind == EventKind::MitigationTimer && e.arg == irq.mitigation_timer_arg(which);
+    }
+    if (found != irq.mitigation_timer_armed(which)) return "mitigation timer state inconsistent";
+  }
+  return nullptr;
+}
+
+bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
+  if (blob.size() < sizeof kMagic || std::memcmp(blob.data(), kMagic, sizeof kMagic) != 0) {
+    err = "not an rtl8168 state blob (bad magic)";
+    return false;
+  }
+  StateReader r(blob.subspan(sizeof kMagic));
+  const uint32_t version = r.get<uint32_t>();
+  if (!r.ok() || version != kStateVersion) {
+    err = "unsupported state version " + std::to_string(version) + " (expected " +
+          std::to_string(kStateVersion) + ")";
+    return false;
+  }
+  const std::vector<uint8_t> id = r.get_bytes(64);
+  if (std::string(id.begin(), id.end()) != cfg_.profile->id) {
+    err = "state is for chip '" + std::string(id.begin(), id.end()) + "', device is '" +
+          std::string(cfg_.profile->id) + "'";
+    return false;
+  }
+  now_ = r.get<uint64_t>();
+  const std::vector<uint8_t> rf = r.get_bytes(reg::kFileSize);
+  if (rf.size() == reg::kFileSize) {
+    std::copy(rf.begin(), rf.end(), regs.raw().begin());
+  } else {
+    r.fail();
+  }
+  irq.load(r);
+  phy.load(r);
+  tx.load(r);
+  rx.load(r);
+  tally.load(r);
+  timer.load(r);
+  for (const auto field : kStatsFields) stats.*field = r.get<uint64_t>();
+  const uint64_t hash = r.get<uint64_t>();
+  const uint64_t count = r.get<uint64_t>();
+  trace_.restore(hash, count);
+  npq_until_ = r.get<uint64_t>();
+  hpq_until_ = r.get<uint64_t>();
+  const uint32_t n = r.get<uint32_t>();
+  if (n > kMaxEvents) r.fail();
+  std::vector<Event> events;
+  for (uint32_t i = 0; i < n && r.ok(); i++) {
+    Event e{};
+    e.time = r.get<uint64_t>();
+    e.seq = r.get<uint64_t>();
+    e.kind = r.get<EventKind>();
+    e.arg = r.get<uint64_t>();
+    if (e.kind >= EventKind::kCount) r.fail();
+    events.push_back(e);
+  }
+  const uint64_t next_seq = r.get<uint64_t>();
+  if (!r.ok() || !r.at_end()) {
+    err = "truncated or corrupt state blob";
+    return false;
+  }
+  sched_.restore(std::move(events), next_seq);
+  // Cross-field consistency, component by component, then the events.
+  const char* why = nullptr;
+  if (npq_until_ > now_ + 1'000'000 || hpq_until_ > now_ + 1'000'000) why = "TxPoll read-back too far ahead";
+  if (!why) why = irq.check();
+  if (!why) why = phy.check();
+  if (!why) why = tx.check();
+  if (!why) why = rx.check();
+  if (!why) why = timer.check(now_);
+  if (!why) why = check_events();
+  if (why) {
+    err = std::string("inconsistent state blob: ") + why;
+    return false;
+  }
+  return true;
+}
+
+std::string Device::load(std::span<const uint8_t> blob) {
+  {
+    // Decode and check on a scratch device: the live one is untouched by a
+    // blob that is refused. The scratch device calls no host callback.
+    Device scratch(cfg_, ops_);
+    std::string err;
+    if (!scratch.decode_state(blob, err)) return err;
+  }
+  const std::vector<uint8_t> backup = save();
+  std::string err;
+  if (!decode_state(blob, err)) {
+    // Cannot happen (decoding is a pure function of the blob), but never
+    // run on a half-loaded device: put the old state back.
+    std::string ignored;
+    decode_state(backup, ignored);
+    return "internal error: a checked blob failed to load (" + err + ")";
+  }
+  outbox_.clear();
+  // No trace record (the hash must continue exactly as on the saving side)
+  // and never an MSI here: the host timer is re-armed and the INTx line
+  // re-driven to the restored level (idempotent for a host that restored it).
+  const Time next = sched_.next_time();
+  armed_ = next;
+  ops_.timer_arm(ops_.opaque, next);
+  ops_.set_intx(ops_.opaque, irq.intx_asserted() ? 1 : 0);
+  return {};
+}
+
+}  // namespace rtl8168sim
