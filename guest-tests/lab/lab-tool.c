@@ -15,6 +15,18 @@
  *   lab-tool send HOST PORT MAX_MS                 TCP sender: 64 KiB writes for MAX_MS
  *   lab-tool recv PORT MAX_MS                      accept one connection, count bytes until
  *                                                  EOF or MAX_MS + 2000 ms
+ *   lab-tool udp-send HOST PORT COUNT SIZE [BATCH] COUNT UDP datagrams of SIZE bytes (>= 8),
+ *                                                  each carrying a sequence number 0..COUNT-1,
+ *                                                  sent as fast as the socket takes them;
+ *                                                  BATCH > 1: BATCH datagrams per sendmsg()
+ *                                                  with UDP_SEGMENT (GSO, segmented by the
+ *                                                  guest kernel: far less CPU per datagram)
+ *   lab-tool udp-recv PORT COUNT MAX_MS            receive them until COUNT arrived, 500 ms
+ *                                                  without one, or MAX_MS; checks the order:
+ *                                                  ooo= datagrams that arrived after a higher
+ *                                                  sequence number (a reordering NIC), dup=,
+ *                                                  lost=, max_back= (largest distance behind
+ *                                                  the highest number seen), first_ooo=SEQ@HIGH
  * Environment: LAB_CHUNK=N (rr-server writes each response in N-byte pieces), LAB_RCVBUF=N
  * (rr client: SO_RCVBUF before the transfer, i.e. a small receive window).
  * Servers write the port to READY_FILE when the environment variable LAB_READY names one.
@@ -261,6 +273,145 @@ static int receiver(int port, uint64_t max_ms) {
   return 0;
 }
 
+/* ---- UDP sequence stream: order check ---------------------------------------------------- */
+
+#define UDP_MAGIC 0x52544c51u /* "RTLQ" */
+
+static int udp_socket(const char *tool) {
+  int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  if (fd < 0) die(tool, "socket");
+  return fd;
+}
+
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103 /* linux/udp.h */
+#endif
+
+static int udp_send(const char *host, int port, uint64_t count, uint32_t size, uint32_t batch) {
+  static uint8_t buf[65536];
+  struct sockaddr_in a;
+  uint64_t seq, retries = 0, t0, ns;
+  int fd = udp_socket("udp-send");
+  if (size < 8 || size > 1472) die("udp-send", "size"); /* one frame each at MTU 1500 */
+  if (!batch || batch > 64 || (uint64_t)batch * size > 65000) die("udp-send", "batch");
+  memset(&a, 0, sizeof(a));
+  a.sin_family = AF_INET;
+  a.sin_port = htons((uint16_t)port);
+  if (inet_pton(AF_INET, host, &a.sin_addr) != 1) die("udp-send", "address");
+  { /* IP_RECVERR: a datagram the qdisc drops fails sendto() with ENOBUFS (instead of
+       vanishing silently), so it is sent again below */
+    int one = 1;
+    setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+  }
+  if (batch > 1) {
+    int gso = (int)size;
+    if (setsockopt(fd, IPPROTO_UDP, UDP_SEGMENT, &gso, sizeof(gso)) != 0) die("udp-send", "UDP_SEGMENT");
+  }
+  memset(buf, 0x3c, sizeof(buf));
+  t0 = now_ns();
+  for (seq = 0; seq < count;) {
+    uint32_t n = count - seq < batch ? (uint32_t)(count - seq) : batch, i;
+    for (i = 0; i < n; i++) {
+      put32(buf + i * size, UDP_MAGIC);
+      put32(buf + i * size + 4, (uint32_t)(seq + i));
+    }
+    /* the qdisc or the device queue may be full: wait a little and send the same numbers
+       again, so every number leaves exactly once and in order */
+    while (sendto(fd, buf, (size_t)n * size, 0, (struct sockaddr *)&a, sizeof(a)) !=
+           (ssize_t)((size_t)n * size)) {
+      if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR) die("udp-send", "sendto");
+      retries++;
+      usleep(100);
+    }
+    seq += n;
+  }
+  ns = now_ns() - t0;
+  close(fd);
+  printf("RESULT tool=udp-send status=ok sent=%llu size=%u batch=%u retries=%llu ns=%llu\n",
+         (unsigned long long)count, size, batch, (unsigned long long)retries,
+         (unsigned long long)ns);
+  return 0;
+}
+
+static int udp_recv(int port, uint64_t count, uint64_t max_ms) {
+  static uint8_t buf[65536];
+  struct sockaddr_in a;
+  struct timeval tv = {0, 500000};
+  const char *ready = getenv("LAB_READY");
+  uint8_t *seen = calloc(count ? count : 1, 1);
+  uint64_t got = 0, unique = 0, ooo = 0, dup = 0, bad = 0, max_back = 0, t0 = 0, ns = 0;
+  int64_t high = -1, first_seq = -1, first_high = -1, first_lost;
+  int fd = udp_socket("udp-recv"), rb = 8 << 20, timed_out = 0;
+  if (!seen) die("udp-recv", "memory");
+  memset(&a, 0, sizeof(a));
+  a.sin_family = AF_INET;
+  a.sin_port = htons((uint16_t)port);
+  /* root: a receive buffer large enough that the socket never drops (loss is not the
+     question here, order is) */
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rb, sizeof(rb)) != 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb));
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) die("udp-recv", "bind");
+  if (ready && *ready) {
+    char tmp[512];
+    FILE *f;
+    snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
+    f = fopen(tmp, "w");
+    if (!f) die("udp-recv", "ready-file");
+    fprintf(f, "%d\n", port);
+    fclose(f);
+    rename(tmp, ready);
+  }
+  arm_alarm(max_ms);
+  while (unique < count && !g_alarm) {
+    ssize_t r = recv(fd, buf, sizeof(buf), 0);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (got) { /* 500 ms without a datagram after the stream started: the rest is lost */
+        timed_out = 1;
+        break;
+      }
+      continue;
+    }
+    if (r < 0) die("udp-recv", "recv");
+    if (!got) t0 = now_ns();
+    got++;
+    ns = now_ns() - t0;
+    if (r < 8 || get32(buf) != UDP_MAGIC || get32(buf + 4) >= count) {
+      bad++;
+      continue;
+    }
+    int64_t seq = get32(buf + 4);
+    if (seen[seq]) {
+      dup++;
+      continue;
+    }
+    seen[seq] = 1;
+    unique++;
+    if (seq < high) {
+      ooo++;
+      if ((uint64_t)(high - seq) > max_back) max_back = (uint64_t)(high - seq);
+      if (first_seq < 0) first_seq = seq, first_high = high;
+    } else {
+      high = seq;
+    }
+  }
+  arm_alarm(0);
+  close(fd);
+  for (first_lost = 0; first_lost < (int64_t)count && seen[first_lost]; first_lost++) {
+  }
+  printf("RESULT tool=udp-recv status=%s expected=%llu received=%llu unique=%llu ooo=%llu "
+         "dup=%llu bad=%llu lost=%llu first_lost=%lld max_back=%llu first_ooo=%lld@%lld "
+         "ns=%llu\n",
+         unique == count ? "ok" : (timed_out ? "incomplete" : "time"), (unsigned long long)count,
+         (unsigned long long)got, (unsigned long long)unique, (unsigned long long)ooo,
+         (unsigned long long)dup, (unsigned long long)bad, (unsigned long long)(count - unique),
+         (long long)(first_lost < (int64_t)count ? first_lost : -1), (unsigned long long)max_back, (long long)first_seq, (long long)first_high,
+         (unsigned long long)ns);
+  free(seen);
+  return 0;
+}
+
 static uint64_t num(const char *s) {
   char *end;
   unsigned long long v = strtoull(s, &end, 10);
@@ -286,8 +437,14 @@ int main(int argc, char **argv) {
                      num(argv[6]), num(argv[7]), argc == 9 ? num(argv[8]) : 20);
   if (argc == 5 && !strcmp(argv[1], "send")) return sender(argv[2], (int)num(argv[3]), num(argv[4]));
   if (argc == 4 && !strcmp(argv[1], "recv")) return receiver((int)num(argv[2]), num(argv[3]));
+  if ((argc == 6 || argc == 7) && !strcmp(argv[1], "udp-send"))
+    return udp_send(argv[2], (int)num(argv[3]), num(argv[4]), (uint32_t)num(argv[5]),
+                    argc == 7 ? (uint32_t)num(argv[6]) : 1);
+  if (argc == 5 && !strcmp(argv[1], "udp-recv"))
+    return udp_recv((int)num(argv[2]), num(argv[3]), num(argv[4]));
   fprintf(stderr,
           "usage: lab-tool now | rr-server PORT | rr HOST PORT REQ RESP COUNT MAX_MS [SLOW_MS] |\n"
-          "       send HOST PORT MAX_MS | recv PORT MAX_MS\n");
+          "       send HOST PORT MAX_MS | recv PORT MAX_MS |\n"
+          "       udp-send HOST PORT COUNT SIZE [BATCH] | udp-recv PORT COUNT MAX_MS\n");
   return 2;
 }

@@ -52,3 +52,21 @@ net_checks() {
   result "ping=${got:-0}/3"
   [ "${got:-0}" -ge 1 ] || fail "no ping reply from $PEER"
 }
+
+# A NIC must never reorder frames (issue 7, defect 5). TcpExt TCPOFOQueue counts TCP segments
+# that arrived ahead of a hole; without a lost frame there is no hole, so any such segment was
+# reordered on the way. Fails the scenario when TCPOFOQueue > 0 while eth0 counted no loss or
+# error (RX/TX errs, drop, fifo, frame: /proc/net/dev); with a counted loss it only reports.
+tcp_ofo_queue() {
+  awk '/^TcpExt: [A-Z]/ { for (i = 2; i <= NF; i++) n[i] = $i; next }
+       /^TcpExt: [0-9]/ { for (i = 2; i <= NF; i++) if (n[i] == "TCPOFOQueue") v = $i }
+       END { print v + 0 }' /proc/net/netstat
+}
+order_checks() {
+  ofo="$(tcp_ofo_queue)"
+  losses="$(awk '$1 == "eth0:" { print $4 + $5 + $6 + $7 + $12 + $13 + $14; f = 1 } END { if (!f) print 0 }' /proc/net/dev)"
+  result "tcp_ofo_queue=$ofo eth0_losses=$losses"
+  [ "$ofo" -eq 0 ] && return 0
+  [ "$losses" -gt 0 ] && return 0
+  fail "frames reordered: TcpExt TCPOFOQueue=$ofo while eth0 lost no frame (a NIC must never reorder)"
+}
