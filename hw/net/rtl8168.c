@@ -13,6 +13,9 @@
  * time, no bottom halves (deferred RX flushes run at the end of the entry point
  * that asked for them), post_load raises no interrupt.
  *
+ * RX order: a NIC never reorders frames; see "RX order" below for how the
+ * shim keeps QEMU's net queues from doing it.
+ *
  * Copyright (c) 2026 rtl8168-sim developers
  */
 
@@ -61,8 +64,10 @@ struct RTL8168State {
     QEMUTimer *timer;
 
     rtl8168 *dev;
-    bool rx_flush_pending;  /* model called rx_ready(): flush after the call */
-    bool rx_backlog;        /* a frame may be waiting in the net queue */
+    /* RX order (see "RX order" below) */
+    unsigned busy;          /* inside a model call or an RX drain */
+    bool rx_flush_pending;  /* drain once the current model call returns */
+    bool rx_backlog;        /* a frame may be waiting in a net queue for us */
 
     /*
      * Model parameters set as properties, indexed like rtl8168_param_at();
@@ -81,20 +86,75 @@ static uint64_t rtl8168_now(void)
 }
 
 /*
- * rx_ready() arrives from inside a model entry point, which must not be
- * re-entered (qemu_flush_queued_packets() would call receive()). Remember it
- * and flush once the entry point has returned: synchronous, so deterministic
- * under record/replay, unlike a bottom half. A few rounds cover an rx_ready()
- * raised again while the queue is being flushed.
+ * ---- RX order -----------------------------------------------------------
+ *
+ * A NIC never reorders frames, but QEMU's net layer will unless the device
+ * helps it:
+ *  - qemu_net_queue_send() hands a new frame straight to receive() whenever
+ *    can_receive() says yes, even while older frames still wait in a queue
+ *    (it flushes those only afterwards);
+ *  - frames for us can wait in two queues: our own incoming queue (receive()
+ *    returned 0, or can_receive() said no while the frame was on its way into
+ *    that queue) and, behind a hub, the sending port's incoming queue (the
+ *    hub asked can_receive() before taking the frame); and
+ *    qemu_flush_queued_packets() flushes the hub's queue first: those frames
+ *    would overtake the older ones in our own queue;
+ *  - the model's readiness changes with virtual time (its RX FIFO drains), so
+ *    it can turn true without an rx_ready() -> flush in between.
+ *
+ * So the invariant here: while a frame may wait in any queue for us
+ * (rx_backlog), can_receive() says no until a drain has emptied the queues
+ * in order, and during a drain (or any model call) every frame offered anew
+ * is refused, i.e. appended behind the ones already waiting:
+ *  - every refusal (can_receive() false for any reason, receive() 0) sets
+ *    rx_backlog: a frame may now be queued, in our queue or the hub's;
+ *  - rtl8168_rx_drain() clears rx_backlog and calls
+ *    qemu_flush_queued_packets(); the frames the hub's queue hands over are
+ *    refused (busy), so they join our own queue behind the older frames, and
+ *    the flush of our own queue then delivers everything oldest first;
+ *    another round follows when a refusal happened meanwhile;
+ *  - can_receive() with rx_backlog set drains first and says yes only when
+ *    nothing was refused since, so a new frame never passes a queued one;
+ *  - rx_ready() (and a nested refusal) only sets rx_flush_pending: the model
+ *    must not be re-entered from its own callbacks except as rtl8168.h
+ *    allows, and our own queue cannot be flushed from inside receive() (it
+ *    is being delivered); the drain runs when the outermost model call has
+ *    returned, synchronously (deterministic under record/replay, unlike a
+ *    bottom half).
  */
-static void rtl8168_flush_rx(RTL8168State *s)
+static void rtl8168_rx_drain(RTL8168State *s)
 {
+    NetClientState *nc = qemu_get_queue(s->nic);
     int round;
 
-    for (round = 0; round < 4 && s->rx_flush_pending; round++) {
+    if (s->busy) {          /* a drain never nests: the outer one repeats */
+        s->rx_flush_pending = true;
+        return;
+    }
+    s->busy++;
+    for (round = 0; round < 4 && (s->rx_backlog || s->rx_flush_pending);
+         round++) {
         s->rx_flush_pending = false;
+        if (!rtl8168_can_receive(s->dev, rtl8168_now())) {
+            /* the FIFO is full: the model owes us an rx_ready() */
+            s->rx_backlog = true;
+            break;
+        }
         s->rx_backlog = false;
-        qemu_flush_queued_packets(qemu_get_queue(s->nic));
+        qemu_flush_queued_packets(nc);  /* may set rx_backlog again */
+    }
+    if (round == 4 && (s->rx_backlog || s->rx_flush_pending)) {
+        s->rx_flush_pending = true;     /* not done: again after the next call */
+    }
+    s->busy--;
+}
+
+/* After a model call made from a QEMU callback: drain if the model asked. */
+static void rtl8168_model_done(RTL8168State *s)
+{
+    s->busy--;
+    if (!s->busy && s->rx_flush_pending) {
+        rtl8168_rx_drain(s);
     }
 }
 
@@ -159,6 +219,7 @@ static void rtl8168_host_timer_arm(void *opaque, uint64_t deadline_ns)
     }
 }
 
+/* From inside a model call: drained once the outermost call has returned. */
 static void rtl8168_host_rx_ready(void *opaque)
 {
     RTL8168(opaque)->rx_flush_pending = true;
@@ -174,10 +235,12 @@ static void rtl8168_host_trace(void *opaque, uint64_t now_ns, const char *line)
 static uint64_t rtl8168_reg_read_cb(void *opaque, hwaddr addr, unsigned size)
 {
     RTL8168State *s = RTL8168(opaque);
-    uint64_t val = rtl8168_reg_read(s->dev, rtl8168_now(), addr, size);
+    uint64_t val;
 
     /* A read runs the events due by now too (timing=on: RX FIFO drains). */
-    rtl8168_flush_rx(s);
+    s->busy++;
+    val = rtl8168_reg_read(s->dev, rtl8168_now(), addr, size);
+    rtl8168_model_done(s);
     return val;
 }
 
@@ -186,8 +249,9 @@ static void rtl8168_reg_write_cb(void *opaque, hwaddr addr, uint64_t val,
 {
     RTL8168State *s = RTL8168(opaque);
 
+    s->busy++;
     rtl8168_reg_write(s->dev, rtl8168_now(), addr, val, size);
-    rtl8168_flush_rx(s);
+    rtl8168_model_done(s);
 }
 
 /*
@@ -216,47 +280,65 @@ static void rtl8168_timer_cb(void *opaque)
 {
     RTL8168State *s = RTL8168(opaque);
 
+    s->busy++;
     rtl8168_timer_expired(s->dev, rtl8168_now());
-    rtl8168_flush_rx(s);
+    rtl8168_model_done(s);
 }
 
 /* ---- net client -------------------------------------------------------- */
 
 /*
- * A NIC never reorders frames. The model's readiness depends on virtual time
- * (its RX FIFO drains as time passes), so it can turn true before rx_ready()
- * has flushed the frames QEMU queued while it was false; the net layer would
- * then hand a new frame over ahead of them. So once a frame may be queued
- * (can_receive() said no, or receive() returned 0), the queue is flushed, in
- * order, before readiness is reported again.
+ * "Can a frame be handed over now, ahead of nothing?" (RX order, above).
+ * Every "no" may leave the frame in a queue, so it sets rx_backlog.
  */
 static bool rtl8168_nc_can_receive(NetClientState *nc)
 {
     RTL8168State *s = qemu_get_nic_opaque(nc);
+    bool ready;
 
-    if (!rtl8168_can_receive(s->dev, rtl8168_now())) {
+    if (s->busy) {
+        /*
+         * Offered from inside a model call or a drain: queue it behind what
+         * may be waiting (a drain's hub flush lands here) and drain after.
+         */
         s->rx_backlog = true;
+        s->rx_flush_pending = true;
         return false;
     }
     if (s->rx_backlog) {
-        s->rx_backlog = false;
-        s->rx_flush_pending = false;
-        qemu_flush_queued_packets(nc);   /* may set rx_backlog again */
-        return !s->rx_backlog && rtl8168_can_receive(s->dev, rtl8168_now());
+        rtl8168_rx_drain(s);
+        if (s->rx_backlog) {
+            return false;
+        }
     }
-    return true;
+    s->busy++;
+    ready = rtl8168_can_receive(s->dev, rtl8168_now());
+    s->busy--;
+    if (ready && s->rx_backlog) {
+        /* a frame was refused while the model ran: deliver it first */
+        rtl8168_rx_drain(s);
+        ready = !s->rx_backlog;
+    }
+    if (!ready) {
+        s->rx_backlog = true;
+    }
+    return ready;
 }
 
 /*
- * Returns 0 when the model applies back-pressure: the net layer queues the
- * frame and retries after rx_ready() -> qemu_flush_queued_packets().
+ * Returns 0 when the model applies back-pressure: the net layer keeps the
+ * frame at the head of our queue (and stops delivering) until a drain.
+ * Always called while our own queue is being delivered, so no drain here.
  */
 static ssize_t rtl8168_nc_receive(NetClientState *nc, const uint8_t *buf,
                                   size_t size)
 {
     RTL8168State *s = qemu_get_nic_opaque(nc);
-    size_t taken = rtl8168_receive(s->dev, rtl8168_now(), buf, size);
+    size_t taken;
 
+    s->busy++;
+    taken = rtl8168_receive(s->dev, rtl8168_now(), buf, size);
+    s->busy--;
     if (taken == 0) {
         s->rx_backlog = true;
     }
@@ -267,8 +349,9 @@ static void rtl8168_nc_link_status_changed(NetClientState *nc)
 {
     RTL8168State *s = qemu_get_nic_opaque(nc);
 
+    s->busy++;
     rtl8168_set_link(s->dev, rtl8168_now(), !nc->link_down);
-    rtl8168_flush_rx(s);
+    rtl8168_model_done(s);
 }
 
 static NetClientInfo net_rtl8168_info = {
@@ -561,8 +644,9 @@ static void rtl8168_reset_hold(Object *obj, ResetType type)
 {
     RTL8168State *s = RTL8168(obj);
 
+    s->busy++;
     rtl8168_reset(s->dev, rtl8168_now());
-    rtl8168_flush_rx(s);
+    rtl8168_model_done(s);
 }
 
 /* ---- vmstate ----------------------------------------------------------- */
