@@ -34,24 +34,39 @@ void ChipTimer::on_compare_write() { arm(); }
 // The next instant at which the count equals TimerInt: the first n > the
 // current count with n = TimerInt (mod 2^32), reached at the first ns where
 // floor(dt * f / 1000) >= n.
-void ChipTimer::arm() {
-  d_.cancel(EventKind::ChipTimer);
+Time ChipTimer::next_match() const {
   const uint32_t compare = d_.regs.u32(reg::TimerInt);
-  if (compare == 0) return;
+  if (compare == 0) return kNever;
   const uint64_t now_counts = counts_since_start(d_.now());
   uint64_t target = (now_counts / kCounterSpan) * kCounterSpan + compare;
   if (target <= now_counts) target += kCounterSpan;
   const uint64_t mhz = d_.timing().timer_clock_mhz;
   const unsigned __int128 ns = (static_cast<unsigned __int128>(target) * 1000 + mhz - 1) / mhz;
-  const Time at = start_ + static_cast<Time>(ns);
-  d_.schedule_in(at - d_.now(), EventKind::ChipTimer);
+  return start_ + static_cast<Time>(ns);
+}
+
+void ChipTimer::arm() {
+  d_.cancel(EventKind::ChipTimer);
+  const Time at = next_match();
+  if (at != kNever) d_.schedule_in(at - d_.now(), EventKind::ChipTimer);
 }
 
 void ChipTimer::on_match() {
   d_.trace(Tr::TimerMatch, d_.regs.u32(reg::TimerInt));
   start_ = d_.now();  // the count starts again: one match per period
   d_.irq.raise(reg::PCSTimeout);
-  arm();
+  d_.cancel(EventKind::ChipTimer);
+  Time at = next_match();
+  // A host that calls late (or a tiny TimerInt) would make one call run a
+  // match per period up to the call's time. Nothing can ack PCSTimeout
+  // inside a call, so those matches change nothing the guest can see: skip
+  // to the last period boundary at or before the call's time.
+  const Time until = d_.call_time();
+  if (at <= until) {
+    const Time period = at - d_.now();
+    at = d_.now() + (until - d_.now()) / period * period;
+  }
+  d_.schedule_in(at - d_.now(), EventKind::ChipTimer);
 }
 
 void ChipTimer::save(StateWriter& w) const { w.put(start_); }

@@ -42,6 +42,7 @@ class ChipTimer {
  private:
   uint64_t counts_since_start(Time t) const;
   void arm();
+  Time next_match() const;  // kNever when TimerInt is 0
 
   Device& d_;
   Time start_ = 0;  // virtual time at which the count was 0

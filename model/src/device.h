@@ -61,6 +61,8 @@ class Device {
   // RTL8168_WORK_YIELD_NS after the time the host called for, so the host's
   // timer continues it and every event due at that time has still run.
   Time paced(Time delay);
+  // The time the host called the current entry point for (>= now()).
+  Time call_time() const { return entry_now_; }
   bool dma_read(uint64_t addr, void* buf, size_t len);
   bool dma_write(uint64_t addr, const void* buf, size_t len);
   // A frame left the wire: the host's transmit() gets it when the entry

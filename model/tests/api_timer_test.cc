@@ -102,6 +102,25 @@ TEST_P(ApiTimer, TimerSurvivesSaveRestoreAndResetClearsIt) {
   EXPECT_FALSE(h.r16(kIntrStatus) & kPCSTimeout);
 }
 
+// TimerInt = 1 (a match every 8 ns) and a host that calls 10 ms later: the
+// call must not run a million events; the latched bit is all the guest can
+// see, and the period stays exact afterwards.
+TEST_P(ApiTimer, TinyPeriodAndALateHostCostOneEventPerCall) {
+  TestHost& h = nic.host;
+  h.w16(kIntrStatus, 0xffff);
+  h.w32(kTCTR, 0);
+  h.w32(kTimerInt, 1);
+  const uint64_t before = rtl8168_trace_events(h.dev());
+  h.tick(10'000'000);
+  rtl8168_timer_expired(h.dev(), h.now());
+  EXPECT_LT(rtl8168_trace_events(h.dev()) - before, 10u);
+  EXPECT_TRUE(h.r16(kIntrStatus) & kPCSTimeout);
+  EXPECT_GT(h.deadline(), h.now());
+  EXPECT_LE(h.deadline(), h.now() + 8);
+  h.w16(kIntrStatus, kPCSTimeout);
+  h.w32(kTimerInt, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, ApiTimer, ::testing::Values(true, false),
                          [](const ::testing::TestParamInfo<bool>& p) { return p.param ? "timed" : "functional"; });
 
