@@ -95,7 +95,7 @@ int cmd_mtu_sweep(int argc, char** argv) {
   opts.add_options()("help,h", "this help")(
       "burst", po::value(&burst)->default_value(burst),
       "TX DMA burst: 128, 256, 512, 1024 or unlimited (TxConfig MXDMA 3..7)")(
-      "mtu", po::value(&range)->default_value(range), "FROM:TO[:STEP], MTU range (576..9000)")(
+      "mtu", po::value(&range)->default_value(range), "FROM:TO[:STEP], MTU range (68..9000: IPv4 minimum, RFC 791)")(
       "csv", "print a CSV header line first")(
       "packets", po::value(&packets)->default_value(packets),
       "64 KiB super-packets measured per point after warm-up")(
@@ -105,8 +105,8 @@ int cmd_mtu_sweep(int argc, char** argv) {
   unsigned from = 0, to = 0, step = 1;
   char tail = 0;
   const int n = std::sscanf(range.c_str(), "%u:%u:%u%c", &from, &to, &step, &tail);
-  if (n < 2 || n > 3 || from < 576 || to > 9000 || from > to || step == 0) {
-    std::cerr << "mtu-sweep: --mtu expects FROM:TO[:STEP] with 576 <= FROM <= TO <= 9000, got '"
+  if (n < 2 || n > 3 || from < 68 || to > 9000 || from > to || step == 0) {
+    std::cerr << "mtu-sweep: --mtu expects FROM:TO[:STEP] with 68 <= FROM <= TO <= 9000, got '"
               << range << "'\n";
     return 2;
   }
