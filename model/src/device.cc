@@ -38,6 +38,14 @@ Time Device::paced(Time delay) {
   return std::max(delay, resume > now_ ? resume - now_ : 0);
 }
 
+void Device::account_error(uint64_t& counter, uint16_t intr, TallyError t) {
+  counter++;
+  if (intr & reg::SYSErr) stats.sys_errors++;
+  if (t == TallyError::Tx) tally.c.tx_errors++;
+  if (t == TallyError::Rx) tally.c.rx_errors++;
+  if (intr) irq.raise(intr);
+}
+
 void Device::bad_call(Time now) {
   Entry entry(*this, now);
   advance_to(now);

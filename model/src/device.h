@@ -72,6 +72,11 @@ class Device {
     work_frames_++;
     outbox_.push(frame);
   }
+  // One error, counted where the host and the driver see it: `counter` (a
+  // field of `stats`), SYSErr also in sys_errors, the tally's TX or RX error
+  // count, and the IntrStatus bits `intr` (none when 0).
+  enum class TallyError { None, Tx, Rx };
+  void account_error(uint64_t& counter, uint16_t intr, TallyError tally);
   // An API call the host should not have made (e.g. receive of NULL).
   void bad_call(Time now);
   void rx_ready();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "descriptor.h"
 #include "device.h"
 #include "packet/packet.h"
 
@@ -27,8 +28,9 @@ void RxEngine::halt() {
   d_.cancel(EventKind::RxDescDone);
   d_.cancel(EventKind::RxWriteDone);
   phase_ = Phase::Idle;
-  d_.stats.rx_dropped_disabled += count_;  // frames in the FIFO are lost, and counted
-  head_ = count_ = fifo_used_ = 0;
+  d_.stats.rx_dropped_disabled += fifo_.size();  // frames in the FIFO are lost, and counted
+  fifo_.clear();
+  fifo_used_ = 0;
   if (host_waiting_) ready_signal_ = true;
   host_waiting_ = false;
 }
@@ -101,8 +103,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   // its 14-bit buffer size anyway, so that is the chip's absolute limit.
   const uint16_t max_size = d_.regs.u16(reg::RxMaxSize);
   if ((max_size != 0 && wire_len > max_size) || wire_len > desc::kRxBufSizeMask) {
-    d_.stats.rx_dropped_too_long++;
-    d_.tally.c.rx_errors++;
+    d_.account_error(d_.stats.rx_dropped_too_long, 0, Device::TallyError::Rx);
     d_.trace(Tr::RxDrop, kTooLong, frame.size());
     return true;
   }
@@ -112,14 +113,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   }
   // Take the frame into the FIFO: strip the tag and verify checksums on the
   // way in, as the MAC does.
-  if (count_ == fifo_.size()) {
-    std::vector<RxFrame> bigger(std::max<size_t>(8, fifo_.size() * 2));
-    for (uint32_t i = 0; i < count_; i++) bigger[i] = std::move(fifo_[(head_ + i) % fifo_.size()]);
-    fifo_ = std::move(bigger);
-    head_ = 0;
-  }
-  RxFrame& f = fifo_[(head_ + count_) % fifo_.size()];
-  count_++;
+  RxFrame& f = fifo_.push_back();
   f.bytes.assign(frame.begin(), frame.end());
   if (f.bytes.size() < kMinFrame) f.bytes.resize(kMinFrame, 0);
   f.status = status;
@@ -129,7 +123,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   const uint16_t cplus = d_.regs.u16(reg::CPlusCmd);
   uint16_t tci = 0;
   if ((cplus & reg::RxVlan) && packet::strip_vlan(f.bytes, tci)) {
-    f.opts2 = desc::RxVlanTag | static_cast<uint16_t>(tci << 8 | tci >> 8);  // swab16(TCI)
+    f.opts2 = desc::RxVlanTag | swab16(tci);
   }
   if (cplus & reg::RxChkSum) {
     const packet::RxClass c = packet::classify_rx(f.bytes);
@@ -154,14 +148,13 @@ void RxEngine::fetch_desc() {
 void RxEngine::pop_head() {
   // Release exactly what arrival reserved (a stripped VLAN tag made the
   // stored frame 4 bytes shorter than the space it took).
-  fifo_used_ -= fifo_[head_].fifo_bytes;
-  head_ = (head_ + 1) % static_cast<uint32_t>(fifo_.size());
-  count_--;
+  fifo_used_ -= fifo_.front().fifo_bytes;
+  fifo_.pop_front();
   if (host_waiting_) {
     host_waiting_ = false;
     ready_signal_ = true;
   }
-  if (count_ > 0) {
+  if (!fifo_.empty()) {
     fetch_desc();
   } else {
     phase_ = Phase::Idle;
@@ -169,25 +162,22 @@ void RxEngine::pop_head() {
 }
 
 void RxEngine::drop_head(uint64_t reason) {
-  d_.trace(Tr::RxDrop, reason, fifo_[head_].bytes.size());
+  d_.trace(Tr::RxDrop, reason, fifo_.front().bytes.size());
   pop_head();
 }
 
 void RxEngine::on_desc_done() {
-  if (phase_ != Phase::FetchDesc || count_ == 0) return;
+  if (phase_ != Phase::FetchDesc || fifo_.empty()) return;
   const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
   uint8_t raw[desc::kSize];
   if (!d_.dma_read(at, raw, sizeof raw)) {
-    d_.stats.rx_dropped_dma++;
-    d_.stats.sys_errors++;
-    d_.tally.c.rx_errors++;
-    d_.irq.raise(reg::SYSErr | reg::RxErr);
+    d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
     drop_head(kDescDma);
     return;
   }
-  desc_opts1_ = static_cast<uint32_t>(raw[0] | raw[1] << 8 | raw[2] << 16 | static_cast<uint32_t>(raw[3]) << 24);
-  desc_addr_ = 0;
-  for (int i = 0; i < 8; i++) desc_addr_ |= static_cast<uint64_t>(raw[8 + i]) << (8 * i);
+  const RawDesc rd = decode_desc(raw);
+  desc_opts1_ = rd.opts1;
+  desc_addr_ = rd.addr;
   if (!(desc_opts1_ & desc::DescOwn)) {
     // No buffer: the frame is lost in the FIFO (RxOverflow; r8169 counts
     // it via the tally's rx_missed).
@@ -198,13 +188,11 @@ void RxEngine::on_desc_done() {
     drop_head(kNoDesc);
     return;
   }
-  const RxFrame& f = fifo_[head_];
+  const RxFrame& f = fifo_.front();
   if (f.bytes.size() > (desc_opts1_ & desc::kRxBufSizeMask)) {
     // One frame per descriptor (the r8169 drops multi-descriptor frames
     // anyway); the buffer stays owned by the NIC.
-    d_.stats.rx_dropped_too_long++;
-    d_.tally.c.rx_errors++;
-    d_.irq.raise(reg::RxErr);
+    d_.account_error(d_.stats.rx_dropped_too_long, reg::RxErr, Device::TallyError::Rx);
     drop_head(kBufferTooSmall);
     return;
   }
@@ -216,13 +204,10 @@ void RxEngine::on_desc_done() {
 }
 
 void RxEngine::on_write_done() {
-  if (phase_ != Phase::Write || count_ == 0) return;
-  const RxFrame& f = fifo_[head_];
+  if (phase_ != Phase::Write || fifo_.empty()) return;
+  const RxFrame& f = fifo_.front();
   if (!d_.dma_write(desc_addr_, f.bytes.data(), f.bytes.size())) {
-    d_.stats.rx_dropped_dma++;
-    d_.stats.sys_errors++;
-    d_.tally.c.rx_errors++;
-    d_.irq.raise(reg::SYSErr | reg::RxErr);
+    d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
     drop_head(kDataDma);
     return;
   }
@@ -230,10 +215,8 @@ void RxEngine::on_write_done() {
   const uint32_t opts1 = (desc_opts1_ & desc::RingEnd) | desc::FirstFrag | desc::LastFrag |
                          f.status | (len & desc::kRxBufSizeMask);
   uint8_t wb[8];
-  for (int i = 0; i < 4; i++) {
-    wb[i] = static_cast<uint8_t>(opts1 >> (8 * i));
-    wb[4 + i] = static_cast<uint8_t>(f.opts2 >> (8 * i));
-  }
+  store_le32(wb, opts1);
+  store_le32(wb + 4, f.opts2);
   const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
   // opts2 before opts1: Own is released last.
   if (!d_.dma_write(at + 4, wb + 4, 4) || !d_.dma_write(at, wb, 4)) d_.stats.sys_errors++;
@@ -265,9 +248,9 @@ void RxEngine::save(StateWriter& w) const {
   w.put(fifo_used_);
   w.put<uint8_t>(host_waiting_);
   w.put<uint8_t>(ready_signal_);
-  w.put(count_);
-  for (uint32_t i = 0; i < count_; i++) {
-    const RxFrame& f = fifo_[(head_ + i) % fifo_.size()];
+  w.put<uint32_t>(static_cast<uint32_t>(fifo_.size()));
+  for (size_t i = 0; i < fifo_.size(); i++) {
+    const RxFrame& f = fifo_.at(i);
     w.put_bytes(f.bytes);
     w.put(f.status);
     w.put(f.opts2);
@@ -287,11 +270,9 @@ void RxEngine::load(StateReader& r) {
   ready_signal_ = r.get_bool();
   const uint32_t n = r.get<uint32_t>();
   if (n > 65536) return r.fail();
-  fifo_.assign(std::max<size_t>(8, n), RxFrame{});
-  head_ = 0;
-  count_ = n;
+  fifo_.reset(n);
   for (uint32_t i = 0; i < n && r.ok(); i++) {
-    RxFrame& f = fifo_[i];
+    RxFrame& f = fifo_.push_back();
     f.bytes = r.get_bytes(desc::kRxBufSizeMask);
     f.status = r.get<uint32_t>();
     f.opts2 = r.get<uint32_t>();
@@ -310,10 +291,10 @@ const char* RxEngine::check() const {
                                    desc::UDPFail;
   if (pos_ >= kMaxRing) return "RX ring position out of range";
   if (phase_ > Phase::Write) return "RX phase invalid";
-  if ((phase_ == Phase::Idle) != (count_ == 0)) return "RX engine phase disagrees with its FIFO";
+  if ((phase_ == Phase::Idle) != (fifo_.empty())) return "RX engine phase disagrees with its FIFO";
   uint64_t reserved = 0;
-  for (uint32_t i = 0; i < count_; i++) {
-    const RxFrame& f = fifo_[i];
+  for (size_t i = 0; i < fifo_.size(); i++) {
+    const RxFrame& f = fifo_.at(i);
     if (f.bytes.size() < kMinFrame + 4) return "RX FIFO frame too short";
     if (f.kind > AddressClass::Multicast) return "RX address class invalid";
     if (f.status & ~kStatusBits) return "RX status bits invalid";
@@ -325,7 +306,7 @@ const char* RxEngine::check() const {
   if (reserved != fifo_used_) return "RX FIFO accounting does not add up";
   if (phase_ == Phase::Write) {
     if (!(desc_opts1_ & desc::DescOwn)) return "RX write to a descriptor the NIC does not own";
-    if (fifo_[0].bytes.size() > (desc_opts1_ & desc::kRxBufSizeMask)) return "RX write larger than its buffer";
+    if (fifo_.front().bytes.size() > (desc_opts1_ & desc::kRxBufSizeMask)) return "RX write larger than its buffer";
   }
   return nullptr;
 }

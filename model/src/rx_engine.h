@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "fifo_ring.h"
 #include "state_io.h"
 #include "timing.h"
 
@@ -64,8 +65,7 @@ class RxEngine {
   Phase phase_ = Phase::Idle;
   uint32_t desc_opts1_ = 0;
   uint64_t desc_addr_ = 0;
-  std::vector<RxFrame> fifo_;  // ring buffer, entries keep their capacity
-  uint32_t head_ = 0, count_ = 0;
+  FifoRing<RxFrame> fifo_;  // frames taken from the wire, waiting for a descriptor
   uint32_t fifo_used_ = 0;
   bool host_waiting_ = false;
   bool ready_signal_ = false;

@@ -4,15 +4,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "descriptor.h"
 #include "device.h"
 
 namespace rtl8168sim {
 
 namespace {
 
-uint32_t le32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0] | p[1] << 8 | p[2] << 16 | static_cast<uint32_t>(p[3]) << 24);
-}
 
 // Reasons carried by Tr::TxError.
 enum TxRefusal : uint64_t {
@@ -71,8 +69,8 @@ void TxEngine::reset() {
 void TxEngine::halt() {
   // Rewind to the oldest descriptor not yet written back so nothing is
   // skipped when the engine is enabled again.
-  if (fifo_count_ > 0) {
-    const WireFrame& f = fifo_[fifo_head_];
+  if (!fifo_.empty()) {
+    const WireFrame& f = fifo_.front();
     pos_[f.queue] = f.first_index;
   } else if (!descs_.empty()) {
     pos_[q_] = descs_[0].index;
@@ -87,7 +85,8 @@ void TxEngine::halt() {
   clear_frame();
   rd_addr_ = 0;
   rd_len_ = 0;
-  fifo_head_ = fifo_count_ = fifo_used_ = 0;
+  fifo_.clear();
+  fifo_used_ = 0;
   wire_busy_ = false;
   walk_count_ = 0;
   walk_instant_ = kNever;
@@ -108,13 +107,10 @@ void TxEngine::clear_frame() {
 }
 
 void TxEngine::stop_on_error(uint64_t reason, uint32_t index) {
-  d_.stats.tx_writeback_errors++;
-  d_.stats.sys_errors++;
-  d_.tally.c.tx_errors++;
   d_.trace(Tr::TxStopped, reason, index);
   halt();
   error_stop_ = true;
-  d_.irq.raise(reg::SYSErr | reg::TxErr);
+  d_.account_error(d_.stats.tx_writeback_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
 }
 
 void TxEngine::doorbell(unsigned q) {
@@ -197,18 +193,14 @@ void TxEngine::advance_position() {
 void TxEngine::desc_fetched() {
   uint8_t raw[desc::kSize];
   if (!d_.dma_read(rd_addr_, raw, sizeof raw)) {
-    d_.stats.tx_dma_errors++;
-    d_.stats.sys_errors++;
     d_.trace(Tr::TxError, kDescDma, pos_[q_]);
-    d_.tally.c.tx_errors++;
     clear_frame();
-    d_.irq.raise(reg::SYSErr | reg::TxErr);
+    d_.account_error(d_.stats.tx_dma_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
     end_walk();
     return;
   }
-  uint64_t addr = 0;
-  for (int i = 0; i < 8; i++) addr |= static_cast<uint64_t>(raw[8 + i]) << (8 * i);
-  const Desc dsc{pos_[q_], le32(raw), le32(raw + 4), addr};
+  const RawDesc rd = decode_desc(raw);
+  const Desc dsc{pos_[q_], rd.opts1, rd.opts2, rd.addr};
   if (!(dsc.opts1 & desc::DescOwn)) {
     if (!descs_.empty() && !refuse_frame(kIncomplete)) return;
     end_walk();
@@ -253,7 +245,7 @@ void TxEngine::decode_offload() {
   }
   off_.vlan = f.opts2 & desc::TxVlanTag;
   const uint16_t tag = static_cast<uint16_t>(f.opts2 & 0xffff);
-  off_.vlan_tci = static_cast<uint16_t>(tag << 8 | tag >> 8);  // descriptor holds swab16(TCI)
+  off_.vlan_tci = swab16(tag);  // the descriptor holds swab16(TCI)
 }
 
 void TxEngine::begin_frame() {
@@ -322,9 +314,7 @@ void TxEngine::data_fetched() {
   const size_t at = buf_.size();
   buf_.resize(at + rd_len_);
   if (!d_.dma_read(rd_addr_, buf_.data() + at, rd_len_)) {
-    d_.stats.tx_dma_errors++;
-    d_.stats.sys_errors++;
-    d_.irq.raise(reg::SYSErr);
+    d_.account_error(d_.stats.tx_dma_errors, reg::SYSErr, Device::TallyError::None);
     if (refuse_frame(kDataDma)) fetch_desc();
     return;
   }
@@ -371,12 +361,12 @@ void TxEngine::start_segment() {
 
 void TxEngine::frame_done_fetching() {
   const size_t max_frame = d_.config().profile->max_frame;
-  WireFrame& w = push_wire();
+  WireFrame& w = fifo_.push_back();
   packet::TxStatus st = tso_ ? packet::build_tso_segment(header_, buf_, seg_index_, seg_count_, off_,
                                                          max_frame, w.bytes)
                              : packet::finish_tx_frame(buf_, off_, max_frame, w.bytes);
   if (st != packet::TxStatus::ok) {
-    fifo_count_--;  // take the entry back
+    fifo_.pop_back();  // take the entry back
     if (refuse_frame(refusal_of(st))) fetch_desc();
     return;
   }
@@ -399,21 +389,6 @@ void TxEngine::frame_done_fetching() {
   }
 }
 
-TxEngine::WireFrame& TxEngine::push_wire() {
-  if (fifo_count_ == fifo_.size()) {
-    // Grow the ring, keeping FIFO order.
-    std::vector<WireFrame> bigger(std::max<size_t>(8, fifo_.size() * 2));
-    for (uint32_t i = 0; i < fifo_count_; i++) {
-      bigger[i] = std::move(fifo_[(fifo_head_ + i) % fifo_.size()]);
-    }
-    fifo_ = std::move(bigger);
-    fifo_head_ = 0;
-  }
-  WireFrame& w = fifo_[(fifo_head_ + fifo_count_) % fifo_.size()];
-  fifo_count_++;
-  return w;
-}
-
 void TxEngine::fill_writeback(WireFrame& f) const {
   const uint64_t base = ring_base(q_);
   for (const Desc& dsc : descs_) {
@@ -425,9 +400,7 @@ void TxEngine::fill_writeback(WireFrame& f) const {
 bool TxEngine::refuse_frame(uint64_t reason) {
   // The chip completes a frame it cannot send with TxErr: descriptors are
   // handed back (Own cleared) so the ring keeps moving.
-  d_.stats.tx_errors++;
   if (reason != kDataDma) d_.stats.tx_bad_descriptors++;
-  d_.tally.c.tx_errors++;
   d_.tally.c.tx_aborted++;
   const uint32_t first = descs_.empty() ? pos_[q_] : descs_[0].index;
   d_.trace(Tr::TxError, reason, first);
@@ -436,7 +409,7 @@ bool TxEngine::refuse_frame(uint64_t reason) {
   for (const Desc& dsc : descs_) {
     uint8_t v[4];
     const uint32_t opts1 = dsc.opts1 & ~desc::DescOwn;
-    for (int i = 0; i < 4; i++) v[i] = static_cast<uint8_t>(opts1 >> (8 * i));
+    store_le32(v, opts1);
     handed_back &= d_.dma_write(base + static_cast<uint64_t>(dsc.index) * desc::kSize, v, 4);
   }
   if (unit_reserved_) {
@@ -444,7 +417,7 @@ bool TxEngine::refuse_frame(uint64_t reason) {
     unit_reserved_ = false;
   }
   clear_frame();
-  d_.irq.raise(reg::TxErr);
+  d_.account_error(d_.stats.tx_errors, reg::TxErr, Device::TallyError::Tx);
   if (!handed_back) {
     // The descriptors stay owned by the NIC: walking on would fetch the
     // same ones again and again (a read-only ring). The chip stops.
@@ -465,7 +438,7 @@ void TxEngine::end_walk() {
   d_.irq.raise(reg::TxDescUnavail);
   rd_addr_ = 0;
   rd_len_ = 0;
-  if (fifo_count_ == 0) {
+  if (fifo_.empty()) {
     go_idle();
   } else {
     phase_ = Phase::Drain;
@@ -479,16 +452,16 @@ void TxEngine::go_idle() {
 }
 
 void TxEngine::kick_wire() {
-  if (wire_busy_ || fifo_count_ == 0) return;
+  if (wire_busy_ || fifo_.empty()) return;
   wire_busy_ = true;
-  const WireFrame& f = fifo_[fifo_head_];
+  const WireFrame& f = fifo_.front();
   const uint32_t mbps = d_.config().timing ? std::max<uint32_t>(d_.phy.speed_mbps(), 10) : 0;
   d_.schedule_in(d_.paced(wire_time(f.bytes.size(), mbps)), EventKind::TxWireDone);
 }
 
 void TxEngine::on_wire_done() {
-  if (fifo_count_ == 0) return;  // stale after a halt
-  WireFrame& f = fifo_[fifo_head_];
+  if (fifo_.empty()) return;  // stale after a halt
+  WireFrame& f = fifo_.front();
   const size_t len = f.bytes.size();
   d_.trace(Tr::TxFrame, len, f.first_index, f.completes);
   if (d_.phy.link_up()) {
@@ -504,12 +477,11 @@ void TxEngine::on_wire_done() {
   bool written_back = true;
   for (const auto& [addr, opts1] : f.writeback) {
     uint8_t v[4];
-    for (int i = 0; i < 4; i++) v[i] = static_cast<uint8_t>(opts1 >> (8 * i));
+    store_le32(v, opts1);
     written_back &= d_.dma_write(addr, v, 4);
   }
   const uint32_t first = f.first_index;
-  fifo_head_ = (fifo_head_ + 1) % static_cast<uint32_t>(fifo_.size());
-  fifo_count_--;
+  fifo_.pop_front();
   wire_busy_ = false;
   if (!written_back) {
     // The frame went out but its descriptors stay owned: re-walking the
@@ -526,7 +498,7 @@ void TxEngine::on_wire_done() {
     } else {
       continue_fetch();
     }
-  } else if (phase_ == Phase::Drain && fifo_count_ == 0) {
+  } else if (phase_ == Phase::Drain && fifo_.empty()) {
     go_idle();
   }
 }
@@ -565,9 +537,9 @@ void TxEngine::save(StateWriter& w) const {
   w.put<uint8_t>(unit_reserved_);
   w.put(fifo_used_);
   w.put<uint8_t>(wire_busy_);
-  w.put(fifo_count_);
-  for (uint32_t i = 0; i < fifo_count_; i++) {
-    const WireFrame& f = fifo_[(fifo_head_ + i) % fifo_.size()];
+  w.put<uint32_t>(static_cast<uint32_t>(fifo_.size()));
+  for (size_t i = 0; i < fifo_.size(); i++) {
+    const WireFrame& f = fifo_.at(i);
     w.put_bytes(f.bytes);
     w.put(f.first_index);
     w.put(f.queue);
@@ -625,11 +597,9 @@ void TxEngine::load(StateReader& r) {
   wire_busy_ = r.get_bool();
   const uint32_t count = r.get<uint32_t>();
   if (count > 4096) return r.fail();
-  fifo_.assign(std::max<size_t>(8, count), WireFrame{});
-  fifo_head_ = 0;
-  fifo_count_ = 0;
+  fifo_.reset(count);
   for (uint32_t i = 0; i < count && r.ok(); i++) {
-    WireFrame& f = push_wire();
+    WireFrame& f = fifo_.push_back();
     f.bytes = r.get_bytes(kMaxBytes);
     f.first_index = r.get<uint32_t>();
     f.queue = r.get<uint8_t>();
@@ -710,7 +680,7 @@ const char* TxEngine::check_frame() const {
   }
   if (phase_ == Phase::WaitFifo) {
     if (unit_reserved_ || stream_pos_ != unit_start || !buf_.empty()) return "TX FIFO wait state inconsistent";
-    if (fifo_count_ == 0) return "TX waits for FIFO room with an empty FIFO";
+    if (fifo_.empty()) return "TX waits for FIFO room with an empty FIFO";
   } else {
     if (phase_ == Phase::FetchData && !unit_reserved_) return "TX data fetch without FIFO room";
     if (stream_pos_ < unit_start || stream_pos_ >= goal_) return "TX stream position outside its unit";
@@ -742,13 +712,13 @@ const char* TxEngine::check() const {
   if ((phase_ == Phase::Idle || phase_ == Phase::Drain) && (rd_len_ || rd_addr_))
     return "TX read request outside a fetch";
   if (const char* why = check_frame()) return why;
-  if (phase_ == Phase::Idle && fifo_count_ != 0) return "TX idle with frames in its FIFO";
-  if (phase_ == Phase::Drain && fifo_count_ == 0) return "TX draining an empty FIFO";
-  if (wire_busy_ != (fifo_count_ > 0)) return "TX wire state disagrees with its FIFO";
+  if (phase_ == Phase::Idle && !fifo_.empty()) return "TX idle with frames in its FIFO";
+  if (phase_ == Phase::Drain && fifo_.empty()) return "TX draining an empty FIFO";
+  if (wire_busy_ != !fifo_.empty()) return "TX wire state disagrees with its FIFO";
   uint64_t used = unit_reserved_ ? unit_fifo_ : 0;
   const uint32_t max_frame = d_.config().profile->max_frame;
-  for (uint32_t i = 0; i < fifo_count_; i++) {
-    const WireFrame& f = fifo_[(fifo_head_ + i) % fifo_.size()];
+  for (size_t i = 0; i < fifo_.size(); i++) {
+    const WireFrame& f = fifo_.at(i);
     if (f.bytes.size() < 60 || f.bytes.size() > max_frame + 8) return "TX FIFO frame size invalid";
     if (f.fifo_bytes == 0 || f.fifo_bytes > max_frame + 8) return "TX FIFO reservation invalid";
     if (f.first_index >= kMaxRing || f.queue > 1) return "TX FIFO frame origin invalid";

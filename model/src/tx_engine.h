@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fifo_ring.h"
 #include "packet/packet.h"
 #include "state_io.h"
 #include "timing.h"
@@ -91,7 +92,6 @@ class TxEngine {
   void end_walk();
   void go_idle();
   void kick_wire();
-  WireFrame& push_wire();
   void fill_writeback(WireFrame& f) const;
   void advance_position();
   bool reserve_fifo(uint32_t bytes);
@@ -127,8 +127,7 @@ class TxEngine {
   uint32_t unit_fifo_ = 0;       // FIFO bytes the unit being fetched will take
   bool unit_reserved_ = false;
   // FIFO + wire.
-  std::vector<WireFrame> fifo_;  // ring buffer (entries keep their capacity)
-  uint32_t fifo_head_ = 0, fifo_count_ = 0;
+  FifoRing<WireFrame> fifo_;     // frames waiting for (or on) the wire
   uint32_t fifo_used_ = 0;
   bool wire_busy_ = false;
   std::vector<uint8_t> scratch_;
