@@ -120,7 +120,6 @@ const std::vector<Param>& params() {
        [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.lossy_txpoll); },
        [](const Config& c) { return on_off(c.quirks.lossy_txpoll); }},
       mxdma_param("tx-mxdma", "Force the TX DMA burst (TxConfig MXDMA) regardless of the register: auto or 0..7", &Config::tx_mxdma),
-      mxdma_param("rx-mxdma", "Force the RX DMA burst (RxConfig MXDMA) regardless of the register: auto or 0..7", &Config::rx_mxdma),
       uint_param("pcie-read-latency", "ns", "Round trip of one non-posted PCIe read (request to last completion header)", &TimingParams::pcie_read_latency, 0, 1'000'000),
       uint_param("pcie-bandwidth", "MB/s", "PCIe payload bandwidth per direction (Gen1 x1: 2.5 GT/s x 8b/10b = 250)", &TimingParams::pcie_bandwidth, 1, 100'000),
       uint_param("pcie-completion-size", "bytes", "Data bytes per completion/posted-write TLP (read completion boundary / max payload)", &TimingParams::pcie_completion_size, 16, 4096),

@@ -19,7 +19,6 @@ struct Config {
   bool timing = true;   // false: functional mode, every latency zero
   Quirks quirks;
   int tx_mxdma = -1;    // -1: from TxConfig; 0..7 forces the TX burst (studies with r8169)
-  int rx_mxdma = -1;
   TimingParams t;
 
   Config();

@@ -15,7 +15,6 @@ constexpr ChipProfile k8168c{
     .phy_id1 = 0x001c,
     .phy_id2 = 0xc912,
     .max_frame = 6 * 1024,
-    .desc_version = 2,
     .quirks = {.lossy_txpoll = true},
     .timing =
         {

@@ -26,7 +26,6 @@ struct ChipProfile {
   uint32_t txconfig_reset;        // carries the XID (read-only bits)
   uint16_t phy_id1, phy_id2;      // MII registers 2/3
   uint32_t max_frame;             // largest frame the TX engine sends (jumbo limit)
-  unsigned desc_version;          // 2 = v2 TX descriptors
   Quirks quirks;                  // defaults, each switchable
   TimingParams timing;            // defaults
 };

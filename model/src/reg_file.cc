@@ -87,8 +87,6 @@ constexpr ByteInfo kBytes{};
 
 }  // namespace
 
-std::span<const RegSpec> register_table() { return kTable; }
-
 RegFile::RegFile() { reset(); }
 
 void RegFile::reset() {

@@ -43,8 +43,6 @@ struct RegSpec {
   Hook hook;
 };
 
-std::span<const RegSpec> register_table();
-
 class RegFile {
  public:
   RegFile();
