@@ -107,18 +107,7 @@ void Device::finish_entry() {
 
 void Device::dispatch(const Event& e) {
   switch (e.kind) {
-    case EventKind::PhyarDone: {
-      const uint32_t v = regs.u32(reg::PHYAR);
-      const unsigned r = (v >> 16) & 0x1f;
-      if (v & reg::kAccessFlag) {
-        phy.mdio_write(r, static_cast<uint16_t>(v));
-        regs.set32(reg::PHYAR, v & ~reg::kAccessFlag);
-      } else {
-        const uint16_t data = phy.mdio_read(r);
-        regs.set32(reg::PHYAR, reg::kAccessFlag | (v & 0x001f0000u) | data);
-      }
-      break;
-    }
+    case EventKind::PhyarDone: phy.on_phyar_done(); break;
     case EventKind::PhyResetDone: phy.on_reset_done(); break;
     case EventKind::PhyAnDone: phy.on_an_done(e.arg); break;
     case EventKind::ChipResetDone: software_reset_done(); break;
@@ -205,19 +194,32 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
   const RegFile::Touched touched = regs.write(off, size, value);
   for (unsigned i = 0; i < touched.count; i++) {
     const uint32_t r = touched.offsets[i];
-    const Hook hook = RegFile::hook_of(r);
-    if (hook == Hook::TxPoll) {
-      const uint8_t v = static_cast<uint8_t>(value >> (8 * (r - off)));
-      if (v & reg::HPQ) {
+    // The byte written at the register's first offset: TxPoll stores
+    // nothing, so its hook needs the value as written.
+    const auto first_byte = static_cast<uint8_t>(r >= off ? value >> (8 * (r - off)) : 0);
+    on_write_hook(RegFile::hook_of(r), r, first_byte, old_cmd);
+  }
+  advance_to(now_);
+  finish_entry();
+}
+
+// Side effects of guest writes, one case per hooked register (reg_file.cc's
+// table names the hook of each).
+void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_cmd) {
+  switch (hook) {
+    case Hook::TxPoll:
+      // HPQ / NPQ doorbells; the bits read back set for txpoll-ack-time.
+      if (written & reg::HPQ) {
         hpq_until_ = now_ + t_.txpoll_ack_time;
         tx.doorbell(1);
       }
-      if (v & reg::NPQ) {
+      if (written & reg::NPQ) {
         npq_until_ = now_ + t_.txpoll_ack_time;
         tx.doorbell(0);
       }
-      if (v & reg::FSWInt) irq.raise(reg::SWInt);
-    } else if (hook == Hook::ChipCmd) {
+      if (written & reg::FSWInt) irq.raise(reg::SWInt);
+      break;
+    case Hook::ChipCmd: {
       const uint8_t cmd = regs.u8(reg::ChipCmd);
       if ((cmd & reg::CmdReset) && !(old_cmd & reg::CmdReset)) {
         software_reset_start();
@@ -226,22 +228,11 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
         if (!(old_cmd & reg::CmdStopReq) && (cmd & reg::CmdStopReq)) tx.halt();
         if ((old_cmd & reg::CmdRxEnb) && !(cmd & reg::CmdRxEnb)) rx.halt();
       }
-    } else {
-      on_write_hook(hook, r);
+      break;
     }
-  }
-  advance_to(now_);
-  finish_entry();
-}
-
-void Device::on_write_hook(Hook hook, uint32_t r) {
-  switch (hook) {
     case Hook::IntrMask:
     case Hook::IntrStatus: irq.update(); break;
-    case Hook::Phyar:
-      cancel(EventKind::PhyarDone);
-      schedule_in(t_.phyar_time, EventKind::PhyarDone);
-      break;
+    case Hook::Phyar: phy.on_phyar_write(); break;
     case Hook::CounterAddrLow: tally.on_command_write(); break;
     case Hook::Csiar:
     case Hook::Eriar:
@@ -282,15 +273,9 @@ void Device::software_reset_done() {
   trace(Tr::ChipReset, 1);
 }
 
-void Device::on_link_change(bool up, uint32_t mbps, bool full) {
-  uint8_t st = 0;
-  if (up) {
-    st = reg::LinkStatus | (full ? reg::FullDup : 0) |
-         (mbps == 1000 ? reg::_1000bpsF : mbps == 100 ? reg::_100bps : reg::_10bps);
-    st |= reg::TxFlowCtrl | reg::RxFlowCtrl;  // the partner advertises pause (LPA 0x45e1)
-  }
-  regs.set8(reg::PHYstatus, st);
-  trace(Tr::LinkChange, up, mbps);
+void Device::on_link_change() {
+  regs.set8(reg::PHYstatus, phy.mac_status());
+  trace(Tr::LinkChange, phy.link_up(), phy.speed_mbps());
   irq.raise(reg::LinkChg);
 }
 

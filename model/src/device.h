@@ -84,8 +84,8 @@ class Device {
   bool msi_enabled() const { return ops_.msi_enabled(ops_.opaque); }
   void msi_notify() { ops_.msi_notify(ops_.opaque); }
   void set_intx(int level) { ops_.set_intx(ops_.opaque, level); }
-  // PHY -> MAC: link state changed (PHYstatus + LinkChg).
-  void on_link_change(bool up, uint32_t mbps, bool full_duplex);
+  // PHY -> MAC: link state changed (PHYstatus from the PHY, LinkChg).
+  void on_link_change();
 
   RegFile regs;
   Irq irq;
@@ -109,7 +109,7 @@ class Device {
   void advance_to(Time now);  // run every event due up to now, each at its own time
   void finish_entry();        // hand out frames, re-arm the host timer, rx_ready
   void dispatch(const Event& e);
-  void on_write_hook(Hook hook, uint32_t reg_offset);
+  void on_write_hook(Hook hook, uint32_t reg_offset, uint8_t written, uint8_t old_cmd);
   void software_reset_start();
   void software_reset_done();
   void complete_access_flag(uint32_t reg_offset);

@@ -61,7 +61,7 @@ void Phy::on_an_done(uint64_t gen) {
   else if (adv & 0x0020) mbps = 10, full = false;
   if (mbps == 0) return;  // nothing in common: no link
   r0(BMSR) |= BMSR_ANEGCOMPLETE;
-  r0(LPA) = 0x45e1;       // ACK | pause | 100/10 full/half
+  r0(LPA) = kPartnerLpa;
   r0(STAT1000) = 0x3800;  // local + remote receiver OK, partner 1000/full
   set_link(true, mbps, full);
 }
@@ -77,7 +77,37 @@ void Phy::set_link(bool up, uint32_t mbps, bool full) {
     r0(BMSR) &= static_cast<uint16_t>(~BMSR_LSTATUS);
     latched_link_ = false;  // latched low until read
   }
-  d_.on_link_change(link_, speed_, full_);
+  d_.on_link_change();
+}
+
+// PHYstatus (0x6c) as the MAC composes it from the PHY's resolution; flow
+// control is on because the partner advertises pause (kPartnerLpa).
+uint8_t Phy::mac_status() const {
+  if (!link_) return 0;
+  uint8_t st = reg::LinkStatus | (full_ ? reg::FullDup : 0) |
+               (speed_ == 1000 ? reg::_1000bpsF : speed_ == 100 ? reg::_100bps : reg::_10bps);
+  if (kPartnerLpa & LPA_PAUSE_CAP) st |= reg::TxFlowCtrl | reg::RxFlowCtrl;
+  return st;
+}
+
+// PHYAR (r8169 r8169_mdio_read/write): a write starts one MDIO frame of
+// phyar-time; bit 31 set = write (cleared when done), clear = read (set when
+// the data is valid in bits 15:0). Register address in bits 20:16.
+void Phy::on_phyar_write() {
+  d_.cancel(EventKind::PhyarDone);
+  d_.schedule_in(d_.timing().phyar_time, EventKind::PhyarDone);
+}
+
+void Phy::on_phyar_done() {
+  const uint32_t v = d_.regs.u32(reg::PHYAR);
+  const unsigned r = (v >> 16) & 0x1f;
+  if (v & reg::kAccessFlag) {
+    mdio_write(r, static_cast<uint16_t>(v));
+    d_.regs.set32(reg::PHYAR, v & ~reg::kAccessFlag);
+  } else {
+    const uint16_t data = mdio_read(r);
+    d_.regs.set32(reg::PHYAR, reg::kAccessFlag | (v & 0x001f0000u) | data);
+  }
 }
 
 uint16_t Phy::mdio_read(unsigned reg) {

@@ -26,6 +26,9 @@ inline constexpr uint16_t BMCR_RESET = 0x8000, BMCR_ANENABLE = 0x1000, BMCR_PDOW
                           BMCR_ANRESTART = 0x0200, BMCR_FULLDPLX = 0x0100,
                           BMCR_SPEED100 = 0x2000, BMCR_SPEED1000 = 0x0040;
 inline constexpr uint16_t BMSR_LSTATUS = 0x0004, BMSR_ANEGCOMPLETE = 0x0020;
+inline constexpr uint16_t LPA_PAUSE_CAP = 0x0400;
+// What the emulated link partner advertises: ACK | pause | 100/10 full/half.
+inline constexpr uint16_t kPartnerLpa = 0x45e1;
 }  // namespace mii
 
 class Phy {
@@ -39,6 +42,9 @@ class Phy {
   void on_reset_done();
   void on_an_done(uint64_t gen);
   void set_host_link(bool up);
+  void on_phyar_write();        // PHYAR written: an MDIO frame starts
+  void on_phyar_done();         // ... and completes (read data / write applied)
+  uint8_t mac_status() const;   // PHYstatus as the MAC reports this PHY's state
 
   bool link_up() const { return link_; }
   uint32_t speed_mbps() const { return link_ ? speed_ : 0; }
