@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# scripts/regress and scripts/bisect (docs/REGRESS.md). Label `regress`, included from
+# guest-tests/CMakeLists.txt (needs its RTL8168_SRC and the rtl8168_qemu_images fixture).
+#   regress.unit            sharding, selection, baselines, JUnit vs junit.xsd (xmllint), cpio
+#   regress.bad-input       every bad input exits 2 with one line and writes nothing
+#   regress.bisect-demo.6.1 the planted regression: a git repository of the stock 6.1 r8169
+#                           with 8 commits, commit 5 drops rtl_tx()'s "8168 hack" TxPoll re-kick;
+#                           scripts/bisect must name it, scripts/regress FAIL on it and PASS on
+#                           its parent (~2-4 min warm; downloads linux-source-6.1 once)
+if(EXISTS /usr/bin/python3)
+  set(RTL8168_REGRESS_PY /usr/bin/python3)
+else()
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  set(RTL8168_REGRESS_PY ${Python3_EXECUTABLE})
+endif()
+add_test(NAME regress.setup COMMAND ${RTL8168_SRC}/scripts/setup regress driver)
+set_tests_properties(regress.setup PROPERTIES
+  LABELS regress FIXTURES_SETUP rtl8168_regress_tools TIMEOUT 900)
+add_test(NAME regress.unit
+  COMMAND ${RTL8168_REGRESS_PY} -m unittest discover -s ${RTL8168_SRC}/scripts/regress_lib
+          -t ${RTL8168_SRC}/scripts -p "test_*.py")
+set_tests_properties(regress.unit PROPERTIES
+  LABELS regress TIMEOUT 120 ENVIRONMENT RTL8168_REGRESS_UNIT_ONLY=1
+  FIXTURES_REQUIRED rtl8168_regress_tools)
+add_test(NAME regress.bad-input
+  COMMAND ${RTL8168_REGRESS_PY} -m unittest -v regress_lib.test_regress.BadInputCli
+  WORKING_DIRECTORY ${RTL8168_SRC}/scripts)
+set_tests_properties(regress.bad-input PROPERTIES
+  LABELS regress TIMEOUT 600
+  FIXTURES_REQUIRED "rtl8168_qemu_images;rtl8168_regress_tools")
+add_test(NAME regress.bisect-demo.6.1
+  COMMAND ${RTL8168_REGRESS_PY} ${RTL8168_SRC}/scripts/regress_lib/demo.py --kernel 6.1
+          --out ${CMAKE_BINARY_DIR}/regress-demo/6.1)
+set_tests_properties(regress.bisect-demo.6.1 PROPERTIES
+  LABELS regress TIMEOUT 900
+  FIXTURES_REQUIRED "rtl8168_qemu_images;rtl8168_regress_tools"
+  RESOURCE_LOCK rtl8168_qemu)

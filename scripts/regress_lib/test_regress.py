@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Tests of scripts/regress and scripts/bisect that boot no guest (CTest regress.unit and
+regress.bad-input): sharding, scenario selection, JUnit against junit.xsd, the cpio writer,
+and the one-line exit-2 errors for bad input with nothing written.
+
+  python3 -m unittest discover -s scripts/regress_lib -t scripts            # all
+  RTL8168_REGRESS_UNIT_ONLY=1 python3 -m unittest ...                       # no kernel needed
+The bad-input cases need the guest images and headers (scripts/build-guest, build-driver) and,
+for the patch case, the stock sources (cached after the first download)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.dont_write_bytecode = True
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent))
+
+from regress_lib import cpio, matrix, report  # noqa: E402
+from regress_lib.errors import BadInput  # noqa: E402
+
+UNIT_ONLY = os.environ.get("RTL8168_REGRESS_UNIT_ONLY") == "1"
+
+
+class Shard(unittest.TestCase):
+    def test_every_entry_exactly_once(self):
+        names = matrix.select(None, "r8169")
+        self.assertEqual(len(names), 9)
+        for n in range(1, 12):
+            got = [x for i in range(1, n + 1) for x in matrix.shard(names, i, n)]
+            self.assertEqual(sorted(got), sorted(names), n)
+            self.assertEqual(len(got), len(set(got)), n)
+
+    def test_order_does_not_matter(self):
+        names = matrix.select(None, "r8169")
+        self.assertEqual(matrix.shard(list(reversed(names)), 2, 3), matrix.shard(names, 2, 3))
+
+    def test_bad_shards(self):
+        for s in ("0/3", "4/3", "1/0", "a/b", "1", "", "-1/2"):
+            with self.assertRaises(BadInput, msg=s):
+                matrix.parse_shard(s)
+        self.assertEqual(matrix.parse_shard("2/3"), (2, 3))
+
+
+class Select(unittest.TestCase):
+    def test_groups_and_names(self):
+        self.assertEqual(matrix.select("lab", "r8169"),
+                         ["dma-burst", "msi-lost-irq", "offload-latency", "txpoll-stall"])
+        self.assertEqual(matrix.select("smoke,txpoll-stall,smoke", "r8169"),
+                         ["smoke", "txpoll-stall"])
+        self.assertEqual(matrix.select(None, "rtl8168sim"), matrix.select("lab", "r8169"))
+
+    def test_unknown(self):
+        with self.assertRaisesRegex(BadInput, "unknown scenario 'nope'"):
+            matrix.select("smoke,nope", "r8169")
+        with self.assertRaisesRegex(BadInput, "does not apply to rtl8168sim"):
+            matrix.select("smoke", "rtl8168sim")
+
+    def test_scenario_files_exist(self):
+        for n in matrix.GUEST:
+            self.assertTrue((REPO / "guest-tests/scenarios" / f"{n}.sh").is_file(), n)
+        for mod in matrix.LAB.values():
+            self.assertTrue((REPO / "scripts/repro" / f"{mod}.py").is_file(), mod)
+
+
+class Baselines(unittest.TestCase):
+    def test_compare(self):
+        b = {"kernels": {"6.1": {"dma-burst.tcp_stream_mbps_1500": 941.4,
+                                 "offload-latency.rr_mean_us_default": 800.0}}}
+        got = {x[0]: x[5] for x in matrix.compare("6.1", {
+            "dma-burst.tcp_stream_mbps_1500": 912.0,           # -3.1 %: regression
+            "offload-latency.rr_mean_us_default": 830.0}, b)}  # +3.75 % latency: within 5 %
+        self.assertEqual(got, {"dma-burst.tcp_stream_mbps_1500": False,
+                               "offload-latency.rr_mean_us_default": True})
+        self.assertEqual(matrix.compare("6.12", {"dma-burst.tcp_stream_mbps_1500": 1.0}, b), [])
+
+    def test_stored_file(self):
+        doc = matrix.load_baselines()
+        for k, metrics in (doc.get("kernels") or {}).items():
+            self.assertIn(k, ("6.1", "6.12"))
+            for name in metrics:
+                self.assertIn(name, matrix.metric_specs())
+
+
+def _result(name, status, reason, log=""):
+    return {"name": name, "kernel": "6.1", "driver": "x.patch@0123abcd", "kind": "lab",
+            "status": status, "reason": reason, "wall_s": 1.5, "out_dir": "/tmp/x", "log": log,
+            "metrics": {}, "baseline": [], "cases": []}
+
+
+class Junit(unittest.TestCase):
+    def test_lines(self):
+        rs = [_result("smoke", "PASS", "ok"), _result("txpoll-stall", "FAIL", "stalled\nhard"),
+              _result("migrate", "ERROR", "no QEMU")]
+        self.assertEqual(report.verdict_line(rs[1]),
+                         "FAIL txpoll-stall 6.1 x.patch@0123abcd stalled hard")
+        self.assertEqual(report.summary_line(rs), "1 passed, 2 failed")
+        self.assertEqual(report.summary_line([]), "0 passed, 0 failed")
+
+    @unittest.skipUnless(shutil.which("xmllint"), "xmllint missing (scripts/setup regress)")
+    def test_validates(self):
+        rs = [_result("smoke", "PASS", "ok", "console \x1b[0m <&> \x00 tail"),
+              _result("txpoll-stall", "FAIL", "expected CLEAN, observed REPRODUCED"),
+              _result("migrate", "ERROR", "no QEMU")]
+        meta = {"kernel": "6.1", "driver": "x.patch@0123abcd", "started": 0, "shard": "1/1"}
+        with tempfile.TemporaryDirectory() as d:
+            f = Path(d) / "j.xml"
+            report.write_outputs(rs, meta, f, Path(d) / "j.json")
+            p = subprocess.run(["xmllint", "--noout", "--schema", str(report.SCHEMA), str(f)],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            doc = json.loads((Path(d) / "j.json").read_text())
+            self.assertEqual(doc["summary"], "1 passed, 2 failed")
+            self.assertEqual(sorted(os.listdir(d)), ["j.json", "j.xml"])  # no temporaries left
+
+
+class Cpio(unittest.TestCase):
+    def test_roundtrip(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "a.cpio"
+            cpio.write(p, {"lib/modules/r/kernel/x/r8169.ko": (b"\x7fELF" * 3, 0o644)})
+            self.assertEqual(cpio.names(p), ["lib", "lib/modules", "lib/modules/r",
+                                             "lib/modules/r/kernel", "lib/modules/r/kernel/x",
+                                             "lib/modules/r/kernel/x/r8169.ko"])
+            if shutil.which("cpio"):
+                t = subprocess.run(["cpio", "-t"], stdin=open(p, "rb"), capture_output=True,
+                                   text=True)
+                self.assertIn("lib/modules/r/kernel/x/r8169.ko", t.stdout.split())
+            before = p.read_bytes()
+            cpio.write(p, {"lib/modules/r/kernel/x/r8169.ko": (b"\x7fELF" * 3, 0o644)})
+            self.assertEqual(p.read_bytes(), before)  # byte-identical run to run
+
+
+def have_image(k):
+    return (REPO / "build/guest" / k / "info").is_file()
+
+
+@unittest.skipIf(UNIT_ONLY, "RTL8168_REGRESS_UNIT_ONLY=1")
+class BadInputCli(unittest.TestCase):
+    """Each bad input: exit 2, exactly one line on stderr naming the cause, no file written."""
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="regress-test-"))
+        self.out = self.tmp / "out"
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def regress(self, *args, prog="regress"):
+        cmd = [sys.executable, str(REPO / "scripts" / prog), *args]
+        if prog == "regress":
+            cmd += ["--out", str(self.out), "--junit", str(self.tmp / "j.xml"),
+                    "--json", str(self.tmp / "j.json")]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+
+    def check(self, p, pattern):
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertTrue(lines, "no error line")
+        self.assertRegex(lines[-1], pattern)
+        self.assertEqual(len([l for l in lines if "error:" in l]), 1, p.stderr)
+        self.assertFalse(self.out.exists(), "out dir written")
+        self.assertFalse((self.tmp / "j.xml").exists(), "JUnit written")
+        self.assertFalse((self.tmp / "j.json").exists(), "JSON written")
+
+    def test_unknown_scenario(self):
+        self.check(self.regress("--driver", "stock", "--kernel", "6.1", "--scenarios", "smok"),
+                   r"^regress: error: unknown scenario 'smok'")
+
+    def test_bad_kernel_and_shard(self):
+        self.check(self.regress("--driver", "stock", "--kernel", "5.10"), r"--kernel")
+        self.check(self.regress("--driver", "stock", "--kernel", "6.1", "--shard", "3/2"),
+                   r"--shard 3/2")
+
+    def test_missing_driver(self):
+        self.check(self.regress("--driver", str(self.tmp / "nope.patch"), "--kernel", "6.1"),
+                   r"no such file or directory")
+
+    @unittest.skipUnless(have_image("6.1"), "no 6.1 image (scripts/build-guest --kernel 6.1)")
+    def test_patch_does_not_apply(self):
+        p = self.tmp / "bad.patch"
+        p.write_text("--- a/drivers/net/ethernet/realtek/r8169_main.c\n"
+                     "+++ b/drivers/net/ethernet/realtek/r8169_main.c\n"
+                     "@@ -1,2 +1,2 @@\n-this line is not in r8169\n+nor this\n context\n")
+        self.check(self.regress("--driver", str(p), "--kernel", "6.1", "--scenarios",
+                                "txpoll-stall"), r"patch .*bad\.patch does not apply")
+
+    @unittest.skipUnless(have_image("6.1"), "no 6.1 image")
+    def test_sources_do_not_build(self):
+        src = self.tmp / "src"
+        src.mkdir()
+        (src / "r8169_main.c").write_text("#include <linux/module.h>\nthis is not C;\n")
+        (src / "Makefile").write_text("r8169-objs := r8169_main.o\nobj-m += r8169.o\n")
+        self.check(self.regress("--driver", str(src), "--kernel", "6.1", "--scenarios",
+                                "txpoll-stall"), r"do not build against .*error")
+
+    @unittest.skipUnless(have_image("6.1") and
+                         (REPO / "build/driver/6.12/rtl8168sim.ko").is_file(),
+                         "needs the 6.1 image and build/driver/6.12/rtl8168sim.ko")
+    def test_ko_for_another_kernel(self):
+        self.check(self.regress("--driver", str(REPO / "build/driver/6.12/rtl8168sim.ko"),
+                                "--kernel", "6.1"),
+                   r"vermagic 6\.12\.\S+ does not match the 6\.1 guest kernel")
+
+    def test_bisect_bad_input(self):
+        p = self.regress("--good", "HEAD~1", "--bad", "HEAD", "--repo", str(self.tmp),
+                         "--kernel", "6.1", prog="bisect")
+        self.check(p, r"^bisect: error: --repo .*: not a git repository")
+        p = self.regress("--good", "nope", "--bad", "HEAD", "--repo", str(REPO), "--kernel",
+                         "6.1", prog="bisect")
+        self.check(p, r"--good nope: not a commit")
+        p = self.regress("--good", "HEAD~1", "--bad", "HEAD", "--repo", str(REPO), "--kernel",
+                         "6.1", "--scenario", "bogus", prog="bisect")
+        self.check(p, r"unknown scenario 'bogus'")
+
+
+if __name__ == "__main__":
+    unittest.main()
