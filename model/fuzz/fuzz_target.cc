@@ -1,0 +1,1361 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Coverage-guided fuzz target for the RTL8168 model (docs/FUZZING.md).
+//
+// One device, driven only through the C API (rtl8168.h) by an arbitrary
+// interleaving decoded from the input (fuzz_input.h): configuration, register
+// accesses of any size and offset, a guest RAM whose rings and buffers the
+// input writes, DMA fault windows, time steps, frames from the wire, link
+// changes, state save/load (of the saved blob and of mutated copies, onto the
+// same device and onto a fresh one) and re-entry from transmit()/rx_ready().
+// After every top-level call the target checks the API's promises and aborts
+// with "rtl8168-fuzz: invariant violated: ..." when one is broken, so
+// libFuzzer reports it like a crash.
+//
+// The same file is built twice: against libFuzzer with ASan+UBSan (clang,
+// scripts/fuzz) and, with replay_main.cc, as the CTest regression replayer
+// (g++, every build). It never reads a clock or a random source: a run is a
+// function of its input.
+//
+// Known-defect switches (issue 7): while a defect is being fixed the fuzzer
+// can be kept off its path by building with -D<switch>=1. The default (all 0)
+// exercises everything; a committed build never sets them.
+//   RTL8168_FUZZ_SKIP_NULL_RECEIVE  receive(NULL) counted in bad_calls
+//   RTL8168_FUZZ_SKIP_RESET_STATS   stats zero after rtl8168_reset
+//   RTL8168_FUZZ_SKIP_WORK_BOUND    TSO with a small MSS (work per entry point)
+//   RTL8168_FUZZ_SKIP_STATE         own blob refused / mutated blobs loaded
+#include <algorithm>
+#include <array>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "fuzz_input.h"
+#include "rtl8168/rtl8168.h"
+
+#ifndef RTL8168_FUZZ_SKIP_NULL_RECEIVE
+#define RTL8168_FUZZ_SKIP_NULL_RECEIVE 0
+#endif
+#ifndef RTL8168_FUZZ_SKIP_RESET_STATS
+#define RTL8168_FUZZ_SKIP_RESET_STATS 0
+#endif
+#ifndef RTL8168_FUZZ_SKIP_WORK_BOUND
+#define RTL8168_FUZZ_SKIP_WORK_BOUND 0
+#endif
+#ifndef RTL8168_FUZZ_SKIP_STATE
+#define RTL8168_FUZZ_SKIP_STATE 0
+#endif
+
+namespace rtl8168_fuzz {
+namespace {
+
+// ---- limits of one run --------------------------------------------------
+
+constexpr size_t kMaxOps = 4096;            // operations decoded per input
+constexpr unsigned kReentryBudget = 64;     // nested entry points per input
+constexpr unsigned kMaxDepth = 3;           // callback nesting
+constexpr size_t kHostQueue = 32;           // frames the host keeps after back-pressure
+constexpr unsigned kDrainSteps = 1u << 15;  // timer steps of the final drain
+constexpr uint64_t kMaxNow = 1ull << 60;    // host time never wraps
+// Largest transaction the model may ask for: RX writes a frame up to the
+// 14-bit buffer size, TX reads at most the PCIe MRRS (4 KiB); 64 KiB leaves
+// room for any legitimate request and catches a trusted 4 GiB rd_len_.
+constexpr size_t kMaxDmaLen = 64 * 1024 + 64;
+constexpr size_t kMaxFrameLen = 64 * 1024;
+
+// Fixed guest-physical layout (RAM at 0). Rings are 256-byte aligned, as the
+// ring base registers require.
+constexpr uint64_t kTxRing = 0x0000;  // up to 64 descriptors
+constexpr uint64_t kTxHRing = 0x0400;
+constexpr uint64_t kRxRing = 0x0800;  // up to 16 descriptors
+constexpr uint64_t kRxBufs = 0x1000;
+
+// Register offsets (r8169 names, as model/src/regs.h; copied so the target
+// depends on the C API only).
+constexpr uint32_t kMAC0 = 0x00, kMAC4 = 0x04, kMAR0 = 0x08, kMAR4 = 0x0c;
+constexpr uint32_t kCounterAddrLow = 0x10, kCounterAddrHigh = 0x14;
+constexpr uint32_t kTxDescLow = 0x20, kTxDescHigh = 0x24, kTxHDescLow = 0x28, kTxHDescHigh = 0x2c;
+constexpr uint32_t kChipCmd = 0x37, kTxPoll = 0x38, kIntrMask = 0x3c, kIntrStatus = 0x3e;
+constexpr uint32_t kTxConfig = 0x40, kRxConfig = 0x44, kCfg9346 = 0x50, kPHYAR = 0x60;
+constexpr uint32_t kPHYstatus = 0x6c, kRxMaxSize = 0xda, kCPlusCmd = 0xe0, kIntrMitigate = 0xe2;
+constexpr uint32_t kRxDescLow = 0xe4, kRxDescHigh = 0xe8;
+
+struct RegRef {
+  uint32_t off;
+  unsigned size;
+};
+// Every register the model decodes, plus TCTR/TimerInt (0x48/0x58) and
+// MaxTxPacketSize/MISC, at their natural width.
+constexpr RegRef kRegs[] = {
+    {0x00, 4}, {0x04, 2}, {0x08, 4}, {0x0c, 4}, {0x10, 4}, {0x14, 4}, {0x18, 4}, {0x20, 4},
+    {0x24, 4}, {0x28, 4}, {0x2c, 4}, {0x37, 1}, {0x38, 1}, {0x3c, 2}, {0x3e, 2}, {0x40, 4},
+    {0x44, 4}, {0x48, 4}, {0x4c, 4}, {0x50, 1}, {0x51, 1}, {0x52, 1}, {0x53, 1}, {0x54, 1},
+    {0x55, 1}, {0x56, 1}, {0x58, 4}, {0x60, 4}, {0x64, 4}, {0x68, 4}, {0x6c, 1}, {0x70, 4},
+    {0x74, 4}, {0x80, 4}, {0xb0, 4}, {0xb4, 4}, {0xb8, 4}, {0xda, 2}, {0xe0, 2}, {0xe2, 2},
+    {0xe4, 4}, {0xe8, 4}, {0xec, 1}, {0xf0, 4}, {0x3c, 4}, {0x38, 4}, {0x36, 2}, {0x00, 1},
+};
+// Sizes for raw accesses: the supported ones, 8 (rejected) and odd ones.
+constexpr unsigned kSizes[8] = {1, 2, 4, 8, 4, 2, 3, 0};
+
+// Descriptor bits (R8169-NOTES §3, r8169 enum).
+constexpr uint32_t kOwn = 1u << 31, kEor = 1u << 30, kFs = 1u << 29, kLs = 1u << 28;
+constexpr uint32_t kGtsEnv4 = 1u << 26, kGtsEnv6 = 1u << 25;
+constexpr uint32_t kUdpCs = 1u << 31, kTcpCs = 1u << 30, kIpv4Cs = 1u << 29, kIpv6Cs = 1u << 28;
+constexpr uint32_t kTxVlanTag = 1u << 17;
+
+[[noreturn]] __attribute__((format(printf, 1, 2))) void fail(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::fputs("rtl8168-fuzz: invariant violated: ", stderr);
+  std::vfprintf(stderr, fmt, ap);
+  std::fputc('\n', stderr);
+  va_end(ap);
+  std::abort();
+}
+
+// ---- input --------------------------------------------------------------
+
+class Reader {
+ public:
+  Reader(const uint8_t* p, size_t n) : p_(p), n_(n) {}
+  bool empty() const { return pos_ >= n_; }
+  uint8_t u8() { return pos_ < n_ ? p_[pos_++] : 0; }
+  uint16_t u16() { return static_cast<uint16_t>(u8() | u8() << 8); }
+  uint32_t u32() { return u16() | static_cast<uint32_t>(u16()) << 16; }
+  uint64_t u64() { return u32() | static_cast<uint64_t>(u32()) << 32; }
+  std::vector<uint8_t> bytes(size_t len) {
+    const size_t n = std::min(len, n_ - std::min(pos_, n_));
+    std::vector<uint8_t> v(p_ + pos_, p_ + pos_ + n);
+    pos_ += n;
+    v.resize(len, 0);
+    return v;
+  }
+
+ private:
+  const uint8_t* p_;
+  size_t n_;
+  size_t pos_ = 0;
+};
+
+// ---- host ---------------------------------------------------------------
+
+struct Host;
+
+// One device's host context (timer, INTx pin). A fresh device made for a
+// load check gets its own port: its callbacks must not touch the main host.
+struct Port {
+  Host* host = nullptr;
+  bool main = false;
+  uint64_t deadline = RTL8168_NO_DEADLINE;
+  int intx = 0;
+};
+
+// Host-side counters the accounting invariants compare with rtl8168_stats.
+struct Acct {
+  uint64_t rx_consumed = 0;  // frames receive() returned len for
+  uint64_t tx_seen = 0;      // frames transmit() handed to the host
+};
+
+struct Slot {
+  std::vector<uint8_t> blob;
+  Acct acct;
+  bool acct_valid = false;
+  bool msi = false;         // the host's MSI setting when it was saved
+  bool intx_armed = false;  // and whether INTx was comparable then
+};
+
+struct Driver {
+  unsigned tx_n = 16, rx_n = 4;
+  uint32_t rx_buf = 2048;
+  std::array<unsigned, 2> tx_cur{};
+  unsigned rx_cur = 0;
+  uint64_t tx_next = 0;  // TX buffer bump allocator
+};
+
+struct Host {
+  uint8_t flags = 0;
+  std::array<uint8_t, kReentrySlots> program{};
+  unsigned reentry_calls = 0, reentry_left = kReentryBudget;
+  rtl8168_config* cfg = nullptr;
+  rtl8168_host_ops ops{};
+  rtl8168* dev = nullptr;
+  Port* port = nullptr;
+  uint64_t now = 0;
+  std::vector<uint8_t> ram;
+  std::array<uint8_t, 6> mac{};
+  Driver drv;
+  // DMA fault window.
+  bool fail_reads = false, fail_writes = false, windowed = false;
+  uint64_t win_lo = 0, win_hi = 0;
+  bool msi = false;
+  // Per entry point (innermost): DMA transactions and transmits.
+  unsigned depth = 0;
+  uint64_t call_dma = 0, call_frames = 0;
+  bool reentered = false;     // a callback re-entered during this top-level call
+  unsigned lower_points = 0;  // calls in this top-level call that may lower INT
+  bool in_load = false;
+  uint64_t msi_count = 0;
+  // Checker state.
+  Acct acct;
+  bool acct_valid = true;
+  bool level = false;                      // INT = IntrStatus & IntrMask != 0 after the last call
+  bool level_known = true;                 // false after a load that left events due
+  bool intx_armed = true;                  // INTx must equal INT (MSI off and consistent once)
+  std::deque<std::vector<uint8_t>> queue;  // frames refused by back-pressure
+  bool rx_ready_seen = false;
+  std::array<Slot, 4> slots;
+};
+
+bool overlaps_window(const Host& h, uint64_t addr, size_t len) {
+  if (!h.windowed) return true;
+  const uint64_t end = addr + len < addr ? UINT64_MAX : addr + len;
+  return addr < h.win_hi && h.win_lo < end;
+}
+
+bool in_ram(const Host& h, uint64_t addr, size_t len) {
+  return addr <= h.ram.size() && len <= h.ram.size() - addr;
+}
+
+void count_dma(Host& h, size_t len, const char* dir) {
+  if (len > kMaxDmaLen) fail("DMA %s of %zu bytes (bound %zu)", dir, len, kMaxDmaLen);
+  h.call_dma++;
+#if !RTL8168_FUZZ_SKIP_WORK_BOUND
+  if (h.call_dma > RTL8168_MAX_DMA_PER_CALL) {
+    fail("more than RTL8168_MAX_DMA_PER_CALL (%u) DMA transactions in one entry point",
+         RTL8168_MAX_DMA_PER_CALL);
+  }
+#endif
+}
+
+Port* port_of(void* opaque) { return static_cast<Port*>(opaque); }
+
+Host& main_host(void* opaque, const char* what) {
+  Port* p = port_of(opaque);
+  if (!p->main) fail("%s from a device that is only being created/loaded", what);
+  if (p->host->in_load) fail("%s during rtl8168_state_load", what);
+  return *p->host;
+}
+
+int cb_dma_read(void* opaque, uint64_t addr, void* buf, size_t len) {
+  Host& h = main_host(opaque, "dma_read");
+  count_dma(h, len, "read");
+  if (h.fail_reads && overlaps_window(h, addr, len)) return -1;
+  if (!in_ram(h, addr, len)) return -1;
+  if (len) std::memcpy(buf, h.ram.data() + addr, len);
+  return 0;
+}
+
+int cb_dma_write(void* opaque, uint64_t addr, const void* buf, size_t len) {
+  Host& h = main_host(opaque, "dma_write");
+  count_dma(h, len, "write");
+  if (h.fail_writes && overlaps_window(h, addr, len)) return -1;
+  if (!in_ram(h, addr, len)) return -1;
+  if (len) std::memcpy(h.ram.data() + addr, buf, len);
+  return 0;
+}
+
+bool cb_msi_enabled(void* opaque) { return port_of(opaque)->host->msi; }
+
+void cb_msi_notify(void* opaque) {
+  Host& h = main_host(opaque, "msi_notify");
+  if (!h.msi) fail("msi_notify while the host has MSI disabled");
+  h.msi_count++;
+}
+
+void cb_set_intx(void* opaque, int level) {
+  if (level != 0 && level != 1) fail("set_intx(%d): not a level", level);
+  port_of(opaque)->intx = level;
+}
+
+void cb_timer_arm(void* opaque, uint64_t deadline) { port_of(opaque)->deadline = deadline; }
+
+void cb_trace(void*, uint64_t, const char* line) {
+  if (!line || std::strlen(line) > 4096) fail("trace line missing or unterminated");
+}
+
+void run_reentry(Host& h, const uint8_t* frame, size_t len);
+void cb_transmit(void* opaque, const uint8_t* frame, size_t len);
+void cb_rx_ready(void* opaque);
+
+// RAII around every API call: the DMA and frame bounds are per entry point,
+// so a nested call (from a callback) counts on its own.
+class Call {
+ public:
+  explicit Call(Host& h) : h_(h), dma_(h.call_dma), frames_(h.call_frames) {
+    h.call_dma = h.call_frames = 0;
+    h.depth++;
+    if (h.depth > 1) h.reentered = true;
+  }
+  ~Call() {
+    h_.depth--;
+    h_.call_dma = dma_;
+    h_.call_frames = frames_;
+  }
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+
+ private:
+  Host& h_;
+  uint64_t dma_, frames_;
+};
+
+// ---- thin wrappers: one API call each ------------------------------------
+
+uint64_t reg_read(Host& h, uint32_t off, unsigned size) {
+  Call c(h);
+  return rtl8168_reg_read(h.dev, h.now, off, size);
+}
+
+bool lowers_int(uint32_t off, unsigned size) {
+  // A write touching IntrMask/IntrStatus can drop INT (ack or mask).
+  const uint64_t end = static_cast<uint64_t>(off) + size;
+  return off < kIntrStatus + 2 && end > kIntrMask;
+}
+
+void reg_write(Host& h, uint32_t off, uint64_t v, unsigned size) {
+  if (lowers_int(off, size)) h.lower_points++;
+  Call c(h);
+  rtl8168_reg_write(h.dev, h.now, off, v, size);
+}
+
+size_t receive(Host& h, const uint8_t* f, size_t len) {
+  Call c(h);
+  const size_t r = rtl8168_receive(h.dev, h.now, f, len);
+  if (r != 0 && r != len) fail("receive returned %zu for a %zu-byte frame", r, len);
+  if (r == len && f) h.acct.rx_consumed++;
+  return r;
+}
+
+bool can_receive(Host& h) {
+  Call c(h);
+  return rtl8168_can_receive(h.dev, h.now);
+}
+
+void timer_expired(Host& h) {
+  Call c(h);
+  rtl8168_timer_expired(h.dev, h.now);
+}
+
+rtl8168_stats stats(Host& h) {
+  rtl8168_stats s{};
+  rtl8168_get_stats(h.dev, &s);
+  return s;
+}
+
+uint64_t rx_accounted(const rtl8168_stats& s) {
+  return s.rx_frames + s.rx_dropped_filter + s.rx_dropped_no_desc + s.rx_dropped_disabled +
+         s.rx_dropped_too_long + s.rx_dropped_dma + s.rx_dropped_runt;
+}
+
+void run_reentry(Host& h, const uint8_t* frame, size_t len) {
+  if (!(h.flags & kFlagReenter) || h.reentry_left == 0 || h.depth >= kMaxDepth) return;
+  h.reentry_left--;
+  const uint8_t action = h.program[h.reentry_calls++ % kReentrySlots] % kReCount;
+  switch (action) {
+    case kReLoopback:
+      if (frame) receive(h, frame, len);  // a refusal is the host's loss, not the device's
+      break;
+    case kReReadIsr:
+      reg_read(h, kIntrStatus, 2);
+      break;
+    case kReAckIsr:
+      reg_write(h, kIntrStatus, 0xffff, 2);
+      break;
+    case kReDoorbell:
+      reg_write(h, kTxPoll, 0x40, 1);
+      break;
+    case kReCanReceive:
+      can_receive(h);
+      break;
+    case kReTimer:
+      timer_expired(h);
+      break;
+    case kReSave: {
+      const size_t n = rtl8168_state_size(h.dev);
+      std::vector<uint8_t> b(n);
+      if (rtl8168_state_save(h.dev, b.data(), b.size()) != n) fail("state_save != state_size");
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void cb_transmit(void* opaque, const uint8_t* frame, size_t len) {
+  Host& h = main_host(opaque, "transmit");
+  if (!frame) fail("transmit of a NULL frame");
+  if (len < 60 || len > kMaxFrameLen)
+    fail("transmit of a %zu-byte frame (60..%zu)", len, kMaxFrameLen);
+  h.acct.tx_seen++;
+  h.call_frames++;
+#if !RTL8168_FUZZ_SKIP_WORK_BOUND
+  if (!h.reentered && h.call_frames > RTL8168_MAX_FRAMES_PER_CALL) {
+    fail("more than RTL8168_MAX_FRAMES_PER_CALL (%u) frames in one entry point",
+         RTL8168_MAX_FRAMES_PER_CALL);
+  }
+#endif
+  run_reentry(h, frame, len);
+}
+
+void flush_queue(Host& h) {
+  while (!h.queue.empty()) {
+    const std::vector<uint8_t> f = h.queue.front();
+    if (receive(h, f.data(), f.size()) == 0) break;
+    h.queue.pop_front();
+  }
+}
+
+void cb_rx_ready(void* opaque) {
+  Host& h = main_host(opaque, "rx_ready");
+  h.rx_ready_seen = true;
+  // QEMU's shim flushes its queue after the call returns; a back end may
+  // also deliver from inside (rtl8168.h allows re-entering receive here).
+  if ((h.flags & kFlagRxReadyNow) && h.depth < kMaxDepth && h.reentry_left > 0) {
+    h.reentry_left--;
+    flush_queue(h);
+  }
+  run_reentry(h, nullptr, 0);
+}
+
+// ---- invariants after every top-level call -------------------------------
+
+// kResetCall: rtl8168_reset re-arms the PHY's autonegotiation at `now`
+// (functional mode) without running it, so its deadline may equal `now`.
+enum CallKind { kPlain, kLoadCall, kResetCall };
+
+void check_after(Host& h, bool start_level, uint64_t msi0, CallKind kind) {
+  const Port& p = *h.port;
+  // The timer: every event due at `now` has run, so nothing may be armed at
+  // or before it (a load may restore an older clock: its re-arm is exempt).
+  const bool pending_at_now = p.deadline <= h.now && !(kind == kResetCall && p.deadline == h.now);
+  if (kind != kLoadCall && p.deadline != RTL8168_NO_DEADLINE && pending_at_now) {
+    fail("timer armed at %llu, not after now %llu: work due at now left pending",
+         static_cast<unsigned long long>(p.deadline), static_cast<unsigned long long>(h.now));
+  }
+  // A load may restore events already due (an older clock): reading now
+  // would run them inside the check. The host's timer fires next instead and
+  // INT is unknown until the next call.
+  if (kind == kLoadCall && p.deadline <= h.now) {
+    if (h.msi_count != msi0) fail("MSI sent by rtl8168_state_load");
+    h.level_known = false;
+    return;
+  }
+  // Reads have no side effects: 16-bit reads of IntrMask and IntrStatus.
+  const uint64_t imr = reg_read(h, kIntrMask, 2);
+  const uint64_t isr = reg_read(h, kIntrStatus, 2);
+  const bool level = (imr & isr) != 0;
+  if (!h.msi) {
+    if (h.intx_armed && p.intx != static_cast<int>(level)) {
+      fail("INTx %d but IntrStatus %#llx & IntrMask %#llx (MSI off)", p.intx,
+           static_cast<unsigned long long>(isr), static_cast<unsigned long long>(imr));
+    }
+    if (p.intx == static_cast<int>(level)) h.intx_armed = true;
+  }
+  const uint64_t sent = h.msi_count - msi0;
+  if (kind == kLoadCall) {
+    if (sent != 0) fail("MSI sent by rtl8168_state_load");
+  } else if (h.lower_points == 0 && h.level_known) {
+    // INT can only rise during this call: exactly one MSI iff it went 0 -> 1.
+    const uint64_t want = h.msi && !start_level && level ? 1 : 0;
+    if (sent != want) {
+      fail("%llu MSI for INT %d -> %d (MSI %s, IntrStatus %#llx IntrMask %#llx)",
+           static_cast<unsigned long long>(sent), start_level, level, h.msi ? "on" : "off",
+           static_cast<unsigned long long>(isr), static_cast<unsigned long long>(imr));
+    }
+  } else {
+    // Each call that may lower INT allows one more edge after it.
+    const unsigned edges = (start_level && h.level_known ? 0u : 1u) + h.lower_points;
+    if (sent > edges) {
+      fail("%llu MSI with only %u possible 0->1 edges", static_cast<unsigned long long>(sent),
+           edges);
+    }
+  }
+  h.level = level;
+  h.level_known = true;
+  if (h.acct_valid) {
+    const rtl8168_stats s = stats(h);
+    if (h.acct.tx_seen != s.tx_frames - s.tx_dropped_link_down) {
+      fail("host saw %llu frames, stats say tx_frames %llu - tx_dropped_link_down %llu",
+           static_cast<unsigned long long>(h.acct.tx_seen),
+           static_cast<unsigned long long>(s.tx_frames),
+           static_cast<unsigned long long>(s.tx_dropped_link_down));
+    }
+    if (rx_accounted(s) > h.acct.rx_consumed) {
+      fail("RX: %llu frames delivered or dropped, only %llu consumed",
+           static_cast<unsigned long long>(rx_accounted(s)),
+           static_cast<unsigned long long>(h.acct.rx_consumed));
+    }
+  }
+}
+
+// Runs one top-level operation on the device and checks the invariants.
+template <class F>
+void top_once(Host& h, F&& f, CallKind kind) {
+  const bool start = h.level;
+  const uint64_t msi0 = h.msi_count;
+  h.lower_points = 0;
+  h.reentered = false;
+  h.rx_ready_seen = false;
+  f();
+  check_after(h, start, msi0, kind);
+}
+
+template <class F>
+void top(Host& h, F&& f, CallKind kind = kPlain) {
+  top_once(h, f, kind);
+  // QEMU's shim: qemu_flush_queued_packets once the model call returned.
+  for (unsigned i = 0; i < kHostQueue && h.rx_ready_seen && !h.queue.empty(); i++) {
+    top_once(
+        h, [&] { flush_queue(h); }, kPlain);
+  }
+}
+
+// ---- guest memory helpers ------------------------------------------------
+
+// CPU writes by the "driver": the part inside RAM lands, the rest is lost.
+void mem_write(Host& h, uint64_t addr, const uint8_t* p, size_t len) {
+  if (addr >= h.ram.size() || len == 0) return;
+  std::memcpy(h.ram.data() + addr, p, std::min<uint64_t>(len, h.ram.size() - addr));
+}
+
+void mem_w32(Host& h, uint64_t addr, uint32_t v) {
+  const uint8_t b[4] = {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8),
+                        static_cast<uint8_t>(v >> 16), static_cast<uint8_t>(v >> 24)};
+  mem_write(h, addr, b, 4);
+}
+
+uint32_t mem_r32(const Host& h, uint64_t addr) {
+  uint32_t v = 0;
+  for (unsigned i = 0; i < 4; i++) {
+    if (addr + i < h.ram.size()) v |= static_cast<uint32_t>(h.ram[addr + i]) << (8 * i);
+  }
+  return v;
+}
+
+void write_desc(Host& h, uint64_t at, uint32_t opts1, uint32_t opts2, uint64_t addr) {
+  mem_w32(h, at + 4, opts2);
+  mem_w32(h, at + 8, static_cast<uint32_t>(addr));
+  mem_w32(h, at + 12, static_cast<uint32_t>(addr >> 32));
+  mem_w32(h, at, opts1);
+}
+
+uint64_t pick_addr(const Host& h, uint8_t sel, uint32_t v) {
+  const uint64_t size = h.ram.size();
+  switch (sel % kAddrSelCount) {
+    case kAddrRam:
+      return v % size;
+    case kAddrRamEnd:
+      return size - v % 64;
+    case kAddrBeyond:
+      return size + v;
+    case kAddrHuge:
+      return UINT64_MAX - v % 64;
+    case kAddrTxRing:
+      return kTxRing + v % 1024;
+    default:
+      return kRxRing + v % 256;
+  }
+}
+
+// ---- frames ---------------------------------------------------------------
+
+uint32_t sum16(const uint8_t* p, size_t len, uint32_t s = 0) {
+  for (size_t i = 0; i + 1 < len; i += 2) s += static_cast<uint32_t>(p[i] << 8 | p[i + 1]);
+  if (len & 1) s += static_cast<uint32_t>(p[len - 1] << 8);
+  return s;
+}
+
+uint16_t fold(uint32_t s) {
+  while (s >> 16) s = (s & 0xffff) + (s >> 16);
+  return static_cast<uint16_t>(~s);
+}
+
+void put16(std::vector<uint8_t>& f, size_t at, unsigned v) {
+  f[at] = static_cast<uint8_t>(v >> 8);
+  f[at + 1] = static_cast<uint8_t>(v);
+}
+
+// An Ethernet frame of `kind` carrying `payload` bytes; with `csum` the IPv4
+// header and L4 checksums are filled in (as a peer sends them), otherwise
+// left 0 (as a driver leaves them for offload).
+std::vector<uint8_t> build_frame(unsigned kind, size_t payload, const uint8_t* dst,
+                                 const uint8_t* src, uint8_t seed, bool csum) {
+  const bool v6 = kind == kIpv6Tcp || kind == kIpv6Udp;
+  const bool tcp = kind == kIpv4Tcp || kind == kIpv6Tcp;
+  const size_t l3 = kind == kRaw ? 0 : v6 ? 40 : 20;
+  const size_t l4 = kind == kRaw ? 0 : tcp ? 20 : 8;
+  std::vector<uint8_t> f(14 + l3 + l4 + payload, 0);
+  std::memcpy(f.data(), dst, 6);
+  std::memcpy(f.data() + 6, src, 6);
+  put16(f, 12, kind == kRaw ? 0x88b5 : v6 ? 0x86dd : 0x0800);
+  for (size_t i = 0; i < payload; i++) f[14 + l3 + l4 + i] = static_cast<uint8_t>(seed + i * 7);
+  if (kind == kRaw) return f;
+  const size_t ip = 14, th = 14 + l3;
+  const size_t l4_len = l4 + payload;
+  const uint8_t proto = tcp ? 6 : 17;
+  if (v6) {
+    f[ip] = 0x60;
+    put16(f, ip + 4, static_cast<unsigned>(l4_len));
+    f[ip + 6] = proto;
+    f[ip + 7] = 64;
+    f[ip + 8] = 0xfe;
+    f[ip + 9] = 0x80;
+    f[ip + 23] = 1;
+    f[ip + 24] = 0xfe;
+    f[ip + 25] = 0x80;
+    f[ip + 39] = 2;
+  } else {
+    f[ip] = 0x45;
+    put16(f, ip + 2, static_cast<unsigned>(20 + l4_len));
+    put16(f, ip + 4, seed);
+    f[ip + 6] = 0x40;  // DF
+    f[ip + 8] = 64;
+    f[ip + 9] = proto;
+    const uint8_t addrs[8] = {10, 0, 2, 2, 10, 0, 2, 15};
+    std::memcpy(&f[ip + 12], addrs, 8);
+  }
+  put16(f, th, 40000 + seed);
+  put16(f, th + 2, tcp ? 80 : 53);
+  if (tcp) {
+    put16(f, th + 4, 0x1234);
+    f[th + 12] = 5 << 4;
+    f[th + 13] = 0x18;  // PSH|ACK
+    put16(f, th + 14, 0xffff);
+  } else {
+    put16(f, th + 4, static_cast<unsigned>(l4_len));
+  }
+  if (!csum) return f;
+  if (!v6) put16(f, ip + 10, fold(sum16(&f[ip], 20)));
+  uint32_t s = v6 ? sum16(&f[ip + 8], 32) : sum16(&f[ip + 12], 8);
+  s += proto + static_cast<uint32_t>(l4_len);
+  const uint16_t c = fold(sum16(&f[th], l4_len, s));
+  put16(f, th + (tcp ? 16 : 6), c == 0 && !tcp ? 0xffff : c);
+  return f;
+}
+
+constexpr uint8_t kPeerMac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
+
+// ---- device lifetime --------------------------------------------------------
+
+rtl8168* create_on(Host& h, Port* port) {
+  rtl8168_host_ops ops = h.ops;
+  ops.opaque = port;
+  char err[256];
+  return rtl8168_create(h.cfg, &ops, err, sizeof err);
+}
+
+// Each serialisation is costly (state blobs are kilobytes): the size and the
+// short-buffer contract are checked only where asked.
+std::vector<uint8_t> save(rtl8168* dev, bool check_api = false) {
+  static std::vector<uint8_t> scratch(1 << 20);  // no per-call clearing
+  size_t n = rtl8168_state_save(dev, scratch.data(), scratch.size());
+  std::vector<uint8_t> b(scratch.data(), scratch.data() + n);
+  if (n == 0 || check_api) {
+    n = rtl8168_state_size(dev);
+    b.assign(n, 0);
+    if (rtl8168_state_save(dev, b.data(), b.size()) != n) fail("state_save wrote != state_size");
+    if (n > 0 && rtl8168_state_save(dev, b.data(), n - 1) != 0) {
+      fail("state_save into a buffer one byte short did not return 0");
+    }
+  }
+  b.resize(n);
+  return b;
+}
+
+// save -> load onto a fresh device -> save is byte-identical.
+void check_fresh_roundtrip(Host& h, const std::vector<uint8_t>& blob) {
+  Port port;
+  port.host = &h;
+  rtl8168* fresh = create_on(h, &port);
+  if (!fresh) fail("creating a second device with the same configuration failed");
+  char err[256] = "";
+  h.in_load = true;
+  const int rc = rtl8168_state_load(fresh, blob.data(), blob.size(), err, sizeof err);
+  h.in_load = false;
+#if !RTL8168_FUZZ_SKIP_STATE
+  if (rc != 0) fail("a fresh device refused the device's own state blob: %s", err);
+#endif
+  if (rc == 0 && save(fresh) != blob) fail("save -> load onto a fresh device -> save differs");
+  rtl8168_destroy(fresh);
+}
+
+// ---- operations -------------------------------------------------------------
+
+void step_to_deadline(Host& h, uint64_t extra) {
+  const uint64_t d = h.port->deadline;
+  if (d == RTL8168_NO_DEADLINE || d > kMaxNow) return;
+  h.now = std::min(kMaxNow, std::max(h.now, d) + extra);
+  top(h, [&] { timer_expired(h); });
+}
+
+void arm_rx(Host& h) {
+  const uint32_t stride = std::max<uint32_t>(64, (h.drv.rx_buf + 63) & ~63u);
+  for (unsigned i = 0; i < h.drv.rx_n; i++) {
+    const uint32_t opts1 = kOwn | (i + 1 == h.drv.rx_n ? kEor : 0) | (h.drv.rx_buf & 0x3fff);
+    write_desc(h, kRxRing + 16 * i, opts1, 0, kRxBufs + static_cast<uint64_t>(i) * stride);
+  }
+  h.drv.rx_cur = 0;
+}
+
+void op_bring_up(Host& h, Reader& r) {
+  const uint8_t fl = r.u8();
+  h.drv.tx_n = r.u8() % 64 + 1;
+  h.drv.rx_n = r.u8() % 16 + 1;
+  const uint16_t rb = r.u16();
+  h.drv.rx_buf = rb & 0x8000 ? rb & 0x3fff : 2048;
+  const uint8_t accept = r.u8() & 0x3f;
+  const uint32_t mxdma = r.u8() & 7;
+  const uint16_t imask = r.u16();
+  const uint16_t mit = r.u16();
+  auto w = [&](uint32_t off, uint64_t v, unsigned sz) {
+    top(h, [&] { reg_write(h, off, v, sz); });
+  };
+  if (fl & kUpChipReset) {
+    // r8169 rtl_hw_reset: CmdReset, then poll until it self-clears.
+    w(kChipCmd, 0x10, 1);
+    for (int i = 0; i < 8 && (reg_read(h, kChipCmd, 1) & 0x10); i++) step_to_deadline(h, 0);
+  }
+  // rtl_rar_set: unlock, MAC4 then MAC0, lock.
+  w(kCfg9346, 0xc0, 1);
+  w(kMAC4, static_cast<uint32_t>(h.mac[4] | h.mac[5] << 8), 4);
+  w(kMAC0,
+    static_cast<uint32_t>(h.mac[0] | h.mac[1] << 8 | h.mac[2] << 16) |
+        static_cast<uint32_t>(h.mac[3]) << 24,
+    4);
+  w(kCfg9346, 0x00, 1);
+  w(kIntrMitigate, mit, 2);
+  std::fill(h.ram.begin(), h.ram.begin() + static_cast<long>(kRxBufs), 0);
+  h.drv.tx_cur = {0, 0};
+  arm_rx(h);
+  w(kTxDescHigh, 0, 4);
+  w(kTxDescLow, kTxRing, 4);
+  w(kTxHDescHigh, 0, 4);
+  w(kTxHDescLow, kTxHRing, 4);
+  w(kRxDescHigh, 0, 4);
+  w(kRxDescLow, kRxRing, 4);
+  w(kRxMaxSize, fl & kUpNoRxMax ? 0 : 0x4000, 2);
+  w(kCPlusCmd, (fl & kUpRxVlan ? 0x40u : 0u) | (fl & kUpRxCsum ? 0x20u : 0u), 2);
+  if (!(fl & kUpNoEnable)) w(kChipCmd, 0x0c, 1);  // TxEnb | RxEnb
+  w(kTxConfig, 3u << 24 | mxdma << 8, 4);         // IFG 96 bit times, MXDMA
+  w(kRxConfig, accept | mxdma << 8, 4);
+  const uint32_t mar = fl & kUpAllMulti ? 0xffffffffu : 0;
+  w(kMAR4, mar, 4);
+  w(kMAR0, mar, 4);
+  w(kIntrMask, imask, 2);
+  if (fl & kUpWaitLink) {
+    for (int i = 0; i < 16 && !(reg_read(h, kPHYstatus, 1) & 0x02); i++) step_to_deadline(h, 0);
+  }
+}
+
+uint64_t tx_alloc(Host& h, size_t len) {
+  const uint64_t lo = h.ram.size() / 2;
+  if (h.drv.tx_next < lo || h.drv.tx_next + len > h.ram.size()) h.drv.tx_next = lo;
+  const uint64_t a = h.drv.tx_next;
+  h.drv.tx_next = (h.drv.tx_next + len + 15) & ~uint64_t{15};
+  return a;
+}
+
+void op_tx_frame(Host& h, Reader& r) {
+  const uint8_t fl = r.u8();
+  const unsigned kind = r.u8() % kFrameKindCount;
+  const bool tso = fl & kTxTso;
+  size_t payload = r.u16();
+  payload %= tso ? h.ram.size() / 2 - 128 : 9216;
+  const uint8_t fr = r.u8();
+  const unsigned nfrags = fr == 0xff ? 66 : fr % 8 + 1;  // 66 > the 64-fragment bound
+  uint32_t mss = r.u16() & 0x7ff;
+#if RTL8168_FUZZ_SKIP_WORK_BOUND
+  mss = std::max<uint32_t>(mss, 536);
+#endif
+  const uint16_t tci = r.u16();
+  const std::vector<uint8_t> f = build_frame(kind, payload, kPeerMac, h.mac.data(), fl, false);
+  const unsigned q = fl & kTxHpq ? 1 : 0;
+  const uint64_t ring = q ? kTxHRing : kTxRing;
+  const bool v6 = kind == kIpv6Tcp || kind == kIpv6Udp;
+  const uint32_t l4 = kind == kRaw ? 0 : v6 ? 54 : 34;
+  uint32_t o1 = 0, o2 = 0;
+  if (tso) {
+    o1 |= (v6 ? kGtsEnv6 : kGtsEnv4) | l4 << 18;
+    o2 |= mss << 18;
+  } else if (fl & kTxCsum) {
+    const bool udp = kind == kIpv4Udp || kind == kIpv6Udp;
+    o2 |= (v6 ? kIpv6Cs : kIpv4Cs) | (udp ? kUdpCs : kTcpCs) | l4 << 18;
+  }
+  if (fl & kTxVlan) o2 |= kTxVlanTag | static_cast<uint16_t>(tci << 8 | tci >> 8);
+  const unsigned n = h.drv.tx_n;
+  const unsigned first = h.drv.tx_cur[q] % n;
+  const size_t piece = f.size() / nfrags;
+  size_t at = 0;
+  std::vector<std::pair<uint64_t, uint32_t>> descs;
+  for (unsigned i = 0; i < nfrags; i++) {
+    const size_t len = i + 1 == nfrags ? f.size() - at : piece;
+    uint64_t addr = tx_alloc(h, len);
+    if (i == 0 && (fl & kTxBadAddr)) addr = h.ram.size() + 0x1000;
+    if (i + 1 == nfrags && (fl & kTxCrossEnd)) addr = h.ram.size() - len / 2;
+    mem_write(h, addr, f.data() + at, len);
+    const unsigned idx = (first + i) % n;
+    const uint32_t opts1 = o1 | static_cast<uint32_t>(len & 0xffff) | (i == 0 ? kFs : 0) |
+                           (i + 1 == nfrags && !(fl & kTxNoLast) ? kLs : 0) |
+                           (idx + 1 == n ? kEor : 0);
+    const uint64_t d = ring + 16ull * idx;
+    write_desc(h, d, opts1, o2, addr);
+    descs.emplace_back(d, opts1);
+    at += len;
+  }
+  // Own on the first descriptor last (r8169 rtl8169_start_xmit).
+  for (size_t i = descs.size(); i-- > 0;) mem_w32(h, descs[i].first, descs[i].second | kOwn);
+  h.drv.tx_cur[q] = (first + nfrags) % n;
+  if (fl & kTxKick) top(h, [&] { reg_write(h, kTxPoll, q ? 0x80 : 0x40, 1); });
+}
+
+void op_rx_poll(Host& h) {
+  const uint32_t stride = std::max<uint32_t>(64, (h.drv.rx_buf + 63) & ~63u);
+  for (unsigned k = 0; k < h.drv.rx_n; k++) {
+    const unsigned i = h.drv.rx_cur % h.drv.rx_n;
+    const uint64_t d = kRxRing + 16ull * i;
+    if (mem_r32(h, d) & kOwn) break;
+    const uint32_t opts1 = kOwn | (i + 1 == h.drv.rx_n ? kEor : 0) | (h.drv.rx_buf & 0x3fff);
+    write_desc(h, d, opts1, 0, kRxBufs + static_cast<uint64_t>(i) * stride);
+    h.drv.rx_cur = (i + 1) % h.drv.rx_n;
+  }
+}
+
+void offer(Host& h, std::vector<uint8_t> f) {
+  size_t got = 0;
+  top(h, [&] { got = receive(h, f.data(), f.size()); });
+  if (got == 0 && h.queue.size() < kHostQueue) h.queue.push_back(std::move(f));
+}
+
+void op_receive_class(Host& h, Reader& r) {
+  const unsigned cls = r.u8() % kRxClassCount;
+  const size_t len = r.u16();
+  const uint8_t seed = r.u8();
+  std::array<uint8_t, 6> dst = h.mac;
+  unsigned kind = kRaw;
+  size_t payload = len % 1500;
+  bool corrupt = false;
+  switch (cls) {
+    case kRxBroadcast:
+      dst.fill(0xff);
+      break;
+    case kRxMulticast:
+      dst = {0x01, 0x00, 0x5e, 0x00, 0x00, seed};
+      break;
+    case kRxOtherUnicast:
+      dst = {0x02, 0x00, 0x00, 0x00, 0x00, seed};
+      break;
+    case kRxRunt: {
+      std::vector<uint8_t> f(len % 14, seed);
+      return offer(h, std::move(f));
+    }
+    case kRxJumbo:
+      payload = 7000 + len % 2200;
+      break;
+    case kRxTcpGood:
+      kind = kIpv4Tcp;
+      break;
+    case kRxUdpBad:
+      kind = kIpv4Udp;
+      corrupt = true;
+      break;
+    case kRxTcp6:
+      kind = kIpv6Tcp;
+      break;
+    default:
+      break;
+  }
+  std::vector<uint8_t> f = build_frame(kind, payload, dst.data(), kPeerMac, seed, true);
+  if (corrupt) f.back() ^= 0x5a;
+  if (cls == kRxVlanOurs) {
+    const uint8_t tag[4] = {0x81, 0x00, static_cast<uint8_t>(seed & 0x0f), seed};
+    f.insert(f.begin() + 12, tag, tag + 4);
+  }
+  offer(h, std::move(f));
+}
+
+void op_phy(Host& h, Reader& r) {
+  const uint32_t reg = r.u8() & 0x1f;
+  const bool write = r.u8() & 1;
+  const uint32_t v = (write ? 0x80000000u : 0) | reg << 16 | r.u16();
+  top(h, [&] { reg_write(h, kPHYAR, v, 4); });
+  // r8169 r8169_mdio_read/write: poll the flag (it flips when the frame is done).
+  for (int i = 0; i < 4 && ((reg_read(h, kPHYAR, 4) ^ v) & 0x80000000u) == 0; i++) {
+    step_to_deadline(h, 0);
+  }
+}
+
+void op_tally(Host& h, Reader& r) {
+  const uint32_t cmd = r.u8() & 0x9;
+  const uint64_t addr = pick_addr(h, r.u8(), r.u32()) & ~uint64_t{0x3f};
+  top(h, [&] { reg_write(h, kCounterAddrHigh, addr >> 32, 4); });
+  top(h, [&] { reg_write(h, kCounterAddrLow, (addr & 0xffffffffu) | cmd, 4); });
+  for (int i = 0; i < 4 && (reg_read(h, kCounterAddrLow, 4) & 0x9); i++) step_to_deadline(h, 0);
+}
+
+void op_time(Host& h, Reader& r) {
+  const unsigned mode = r.u8() % kTimeModeCount;
+  const uint32_t amount = r.u32();
+  switch (mode) {
+    case kTimeSmall:
+      h.now = std::min(kMaxNow, h.now + amount % 65536);
+      top(h, [&] { timer_expired(h); });
+      break;
+    case kTimeDeadline:
+      step_to_deadline(h, 0);
+      break;
+    case kTimeAfterDeadline:
+      step_to_deadline(h, amount % 65536);
+      break;
+    case kTimeBig:
+      h.now = std::min(kMaxNow, h.now + amount);
+      top(h, [&] { timer_expired(h); });
+      break;
+    default:
+      for (uint32_t i = 0; i <= amount % 32; i++) step_to_deadline(h, 0);
+      break;
+  }
+}
+
+void op_fault(Host& h, Reader& r) {
+  const uint8_t m = r.u8();
+  const uint32_t lo = r.u32();
+  const uint16_t len = r.u16();
+  h.fail_reads = m & 1;
+  h.fail_writes = m & 2;
+  h.windowed = m & 4;
+  h.win_lo = lo % h.ram.size();
+  h.win_hi = h.win_lo + len + 1;
+}
+
+void mutate(std::vector<uint8_t>& b, Reader& r) {
+  const unsigned kind = r.u8() % kMutCount;
+  const uint32_t pos32 = r.u32();
+  const uint32_t value = r.u32();
+  const size_t pos = b.empty() ? 0 : pos32 % b.size();
+  switch (kind) {
+    case kMutFlip:
+      if (!b.empty()) b[pos] = static_cast<uint8_t>(b[pos] ^ (1u << (value % 8)));
+      break;
+    case kMutByte:
+      if (!b.empty()) b[pos] = static_cast<uint8_t>(value);
+      break;
+    case kMutWord:
+      for (unsigned i = 0; i < 4 && pos + i < b.size(); i++) {
+        b[pos + i] = static_cast<uint8_t>(value >> (8 * i));
+      }
+      break;
+    case kMutTruncate:
+      b.resize(pos);
+      break;
+    default:
+      for (unsigned i = 0; i < 4; i++) b.push_back(static_cast<uint8_t>(value >> (8 * i)));
+      break;
+  }
+}
+
+void op_save(Host& h, Reader& r) {
+  Slot& s = h.slots[r.u8() % h.slots.size()];
+  s.blob = save(h.dev, true);
+  s.acct = h.acct;
+  s.acct_valid = h.acct_valid;
+  s.msi = h.msi;
+  s.intx_armed = h.intx_armed;
+  check_fresh_roundtrip(h, s.blob);
+  // Loading the device's own current state onto itself changes nothing.
+  // (Compared before the checker's own register reads, which add trace events.)
+  char err[256] = "";
+  int rc = 0;
+  top(
+      h,
+      [&] {
+        h.in_load = true;
+        rc = rtl8168_state_load(h.dev, s.blob.data(), s.blob.size(), err, sizeof err);
+        h.in_load = false;
+#if !RTL8168_FUZZ_SKIP_STATE
+        if (rc != 0) fail("the device refused its own current state blob: %s", err);
+#endif
+        if (rc == 0 && save(h.dev) != s.blob) {
+          fail("save -> load onto the same device -> save differs");
+        }
+      },
+      kLoadCall);
+}
+
+// kLoad / kMigrate: load a slot's blob, maybe mutated, onto this device or a
+// fresh one (which then replaces it, as a migration does).
+void op_load(Host& h, Reader& r, bool migrate) {
+  const Slot& s = h.slots[r.u8() % h.slots.size()];
+  const unsigned nmut = r.u8() % 5;
+  std::vector<uint8_t> blob = s.blob;
+  for (unsigned i = 0; i < nmut; i++) mutate(blob, r);
+  if (s.blob.empty()) return;  // nothing saved in this slot yet
+  const bool mutated = blob != s.blob;
+#if RTL8168_FUZZ_SKIP_STATE
+  if (mutated) return;
+#endif
+  char err[256] = "";
+  int rc = 0;
+  // Inside the checked call: the invariants after it compare with the
+  // counters that go with the loaded state.
+  auto adopt = [&] {
+    if (rc != 0) return;
+    if (mutated) {
+      h.acct_valid = false;  // the blob's counters are the mutation's, not ours
+    } else {
+      h.acct = s.acct;
+      h.acct_valid = s.acct_valid;
+    }
+    // The host's MSI setting is not part of the blob: INTx is comparable if
+    // it was when the blob was saved, under the same setting (else once it
+    // has been seen consistent again).
+    h.intx_armed = h.intx_armed && s.msi == h.msi && s.intx_armed;
+  };
+  if (!migrate) {
+    const std::vector<uint8_t> before = save(h.dev);
+    top(
+        h,
+        [&] {
+          h.in_load = true;
+          rc = rtl8168_state_load(h.dev, blob.data(), blob.size(), err, sizeof err);
+          h.in_load = false;
+          if (rc != 0 && save(h.dev) != before) {
+            fail("a refused load (%s) changed the device's state", err);
+          }
+          adopt();
+        },
+        kLoadCall);
+  } else {
+    Port* port = new Port;
+    port->host = &h;
+    rtl8168* fresh = create_on(h, port);
+    if (!fresh) fail("creating a second device with the same configuration failed");
+    h.in_load = true;
+    rc = rtl8168_state_load(fresh, blob.data(), blob.size(), err, sizeof err);
+    h.in_load = false;
+    if (rc != 0) {
+      rtl8168_destroy(fresh);
+      delete port;
+    } else {
+      rtl8168_destroy(h.dev);
+      delete h.port;
+      h.dev = fresh;
+      h.port = port;
+      port->main = true;
+      top(h, adopt, kLoadCall);  // the invariants on the migrated device
+    }
+  }
+  if (!mutated && rc != 0) {
+#if !RTL8168_FUZZ_SKIP_STATE
+    fail("the device's own state blob was refused: %s", err);
+#endif
+    return;
+  }
+  if (rc == 0) check_fresh_roundtrip(h, save(h.dev));
+}
+
+void op_reset(Host& h) {
+  top(
+      h,
+      [&] {
+        h.lower_points++;
+        const Acct before = h.acct;
+        {
+          Call c(h);
+          rtl8168_reset(h.dev, h.now);
+        }
+        // Counters start again from zero; what callbacks re-entering from the
+        // reset's own rx_ready()/transmit() did counts after it.
+        h.acct.rx_consumed -= before.rx_consumed;
+        h.acct.tx_seen -= before.tx_seen;
+        // Before the checks: the counters start again from zero.
+        const rtl8168_stats s = stats(h);
+        static_assert(sizeof s % sizeof(uint64_t) == 0);
+        uint64_t words[sizeof s / sizeof(uint64_t)];
+        std::memcpy(words, &s, sizeof s);
+        const uint64_t* nz =
+            std::find_if(std::begin(words), std::end(words), [](uint64_t x) { return x != 0; });
+        const bool zero = nz == std::end(words);
+#if !RTL8168_FUZZ_SKIP_RESET_STATS
+        if (!zero && !h.reentered) {
+          fail("rtl8168_stats not all zero after rtl8168_reset (word %td of rtl8168_stats is %llu)",
+               nz - std::begin(words), static_cast<unsigned long long>(*nz));
+        }
+        h.acct_valid = zero || h.reentered;
+#else
+        h.acct_valid = zero;
+#endif
+      },
+      kResetCall);
+  h.drv.tx_cur = {0, 0};
+  h.drv.rx_cur = 0;
+}
+
+void op_null_receive(Host& h, Reader& r) {
+  const size_t len = r.u16();
+#if !RTL8168_FUZZ_SKIP_NULL_RECEIVE
+  const uint64_t bad0 = stats(h).bad_calls;
+  size_t got = 0;
+  top(h, [&] {
+    Call c(h);
+    got = rtl8168_receive(h.dev, h.now, nullptr, len);
+  });
+  if (got != len) fail("receive(NULL, %zu) returned %zu (documented: len)", len, got);
+  if (stats(h).bad_calls != bad0 + 1) fail("receive(NULL) not counted in bad_calls");
+#else
+  (void)h;
+  (void)len;
+#endif
+}
+
+void op_irq_ack(Host& h, Reader& r) {
+  const bool mask = r.u8() & 1;
+  const uint64_t imr = reg_read(h, kIntrMask, 2);
+  if (mask) top(h, [&] { reg_write(h, kIntrMask, 0, 2); });
+  const uint64_t isr = reg_read(h, kIntrStatus, 2);
+  top(h, [&] { reg_write(h, kIntrStatus, isr, 2); });
+  if (mask) top(h, [&] { reg_write(h, kIntrMask, imr, 2); });
+}
+
+// ---- configuration ----------------------------------------------------------
+
+void set_param(rtl8168_config* cfg, const char* name, const std::string& v) {
+  char err[256];
+  (void)rtl8168_config_set(cfg, name, v.c_str(), err, sizeof err);  // refusals are fine
+}
+
+void configure(Host& h, Reader& r) {
+  h.flags = r.u8();
+  set_param(h.cfg, "timing", h.flags & kFlagTiming ? "on" : "off");
+  set_param(h.cfg, "lossy-txpoll", h.flags & kFlagLossy ? "on" : "off");
+  h.msi = h.flags & kFlagMsi;
+  const unsigned n = r.u8() % 4;
+  const size_t count = rtl8168_param_count();
+  for (unsigned i = 0; i < n; i++) {
+    const uint8_t which = r.u8();
+    const uint8_t sel = r.u8();
+    const uint32_t v = r.u32();
+    const rtl8168_param_info* p = nullptr;
+    for (size_t k = 0; k < count && !p; k++) {
+      const rtl8168_param_info* q = rtl8168_param_at(k);
+      if (q && param_hash(q->name) == which) p = q;
+    }
+    if (!p) p = rtl8168_param_at(which % count);
+    if (!p) fail("rtl8168_param_at(%zu) is NULL below rtl8168_param_count", which % count);
+    const std::string name = p->name, unit = p->unit;
+    std::string value;
+    if (name == "chip") {
+      value = sel & 1 ? "8168c" : "no-such-chip";
+    } else if (name == "mac") {
+      char b[18];
+      std::snprintf(b, sizeof b, "%02x:%02x:%02x:%02x:%02x:%02x", (sel & 0xfe), v & 0xff,
+                    (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24, sel);
+      value = b;
+    } else if (unit == "bool") {
+      value = sel & 1 ? "on" : "off";
+    } else if (name.find("mxdma") != std::string::npos) {
+      value = sel >= 8 ? "auto" : std::to_string(sel);
+    } else {
+      // Interesting sizes and latencies first, else the raw value.
+      static constexpr uint32_t kVals[] = {0,    1,    16,   64,    128,     2048,
+                                           4096, 6148, 8192, 65536, 1u << 20};
+      value = sel < std::size(kVals) ? std::to_string(kVals[sel]) : std::to_string(v);
+    }
+    set_param(h.cfg, name.c_str(), value);
+  }
+  for (uint8_t& b : h.program) b = r.u8();
+}
+
+}  // namespace
+}  // namespace rtl8168_fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace rtl8168_fuzz;
+  Reader r(data, size);
+  Host h;
+  h.cfg = rtl8168_config_new();
+  if (!h.cfg) fail("rtl8168_config_new returned NULL");
+  configure(h, r);
+  static constexpr size_t kRamSizes[4] = {64 * 1024, 128 * 1024, 192 * 1024, 256 * 1024};
+  // One buffer for every run (cleared each time): a fresh 64-256 KiB
+  // allocation per input costs more than the run itself under ASan.
+  static std::vector<uint8_t> ram;
+  ram.assign(kRamSizes[(h.flags >> kFlagRamShift) & 3], 0);
+  h.ram.swap(ram);
+  h.ops.dma_read = cb_dma_read;
+  h.ops.dma_write = cb_dma_write;
+  h.ops.msi_enabled = cb_msi_enabled;
+  h.ops.msi_notify = cb_msi_notify;
+  h.ops.set_intx = cb_set_intx;
+  h.ops.transmit = cb_transmit;
+  h.ops.timer_arm = cb_timer_arm;
+  h.ops.rx_ready = cb_rx_ready;
+  h.ops.trace = h.flags & kFlagTrace ? cb_trace : nullptr;
+  h.port = new Port;
+  h.port->host = &h;
+  h.port->main = true;
+  h.dev = create_on(h, h.port);
+  if (!h.dev) {  // an inconsistent configuration (e.g. tx-fifo-size too small)
+    delete h.port;
+    rtl8168_config_free(h.cfg);
+    h.ram.swap(ram);
+    return 0;
+  }
+  for (unsigned i = 0; i < 6; i++) h.mac[i] = static_cast<uint8_t>(reg_read(h, i, 1));
+  top(h, [&] { timer_expired(h); });
+
+  // RTL8168_FUZZ_VERBOSE=1: name each operation (to read a crash input).
+  static const bool verbose = std::getenv("RTL8168_FUZZ_VERBOSE") != nullptr;
+  static constexpr const char* kOpNames[kOpCount] = {
+      "bring-up", "reg-write-known", "reg-write-raw", "reg-read-raw", "tx-frame",  "rx-arm",
+      "rx-poll",  "receive-class",   "receive-raw",   "can-receive",  "time-step", "set-link",
+      "fault",    "mem-write",       "mem-desc",      "phy",          "tally",     "save",
+      "load",     "migrate",         "reset",         "msi",          "irq-ack",   "null-receive",
+      "doorbell"};
+  if (verbose) {
+    std::fprintf(stderr, "config: flags %#x, RAM %zu KiB\n", h.flags, h.ram.size() / 1024);
+  }
+  for (size_t ops = 0; ops < kMaxOps && !r.empty(); ops++) {
+    const unsigned op = r.u8() % kOpCount;
+    if (verbose) {
+      std::fprintf(stderr, "op %zu: %s (now %llu, deadline %llu)\n", ops, kOpNames[op],
+                   static_cast<unsigned long long>(h.now),
+                   static_cast<unsigned long long>(h.port->deadline));
+    }
+    switch (op) {
+      case kBringUp:
+        op_bring_up(h, r);
+        break;
+      case kRegWriteKnown: {
+        const RegRef reg = kRegs[r.u8() % std::size(kRegs)];
+        const uint32_t v = r.u32();
+        top(h, [&] { reg_write(h, reg.off, v, reg.size); });
+        break;
+      }
+      case kRegWriteRaw: {
+        const uint32_t off = r.u16();
+        const unsigned sz = kSizes[r.u8() % 8];
+        const uint64_t v = r.u64();
+        top(h, [&] { reg_write(h, off, v, sz); });
+        break;
+      }
+      case kRegReadRaw: {
+        const uint32_t off = r.u16();
+        const unsigned sz = kSizes[r.u8() % 8];
+        top(h, [&] { reg_read(h, off, sz); });
+        break;
+      }
+      case kTxFrame:
+        op_tx_frame(h, r);
+        break;
+      case kRxArm:
+        arm_rx(h);
+        break;
+      case kRxPoll:
+        op_rx_poll(h);
+        break;
+      case kReceiveClass:
+        op_receive_class(h, r);
+        break;
+      case kReceiveRaw: {
+        const size_t len = r.u16() % 9216;
+        offer(h, r.bytes(len));
+        break;
+      }
+      case kCanReceive:
+        top(h, [&] { can_receive(h); });
+        break;
+      case kTimeStep:
+        op_time(h, r);
+        break;
+      case kSetLink: {
+        const bool up = r.u8() & 1;
+        top(h, [&] {
+          Call c(h);
+          rtl8168_set_link(h.dev, h.now, up);
+        });
+        break;
+      }
+      case kFault:
+        op_fault(h, r);
+        break;
+      case kMemWrite: {
+        const uint64_t addr = r.u32() % h.ram.size();
+        const std::vector<uint8_t> b = r.bytes(r.u8());
+        mem_write(h, addr, b.data(), b.size());
+        break;
+      }
+      case kMemDesc: {
+        const unsigned ring = r.u8() % 3;
+        const unsigned idx = r.u8() % 64;
+        const uint32_t o1 = r.u32(), o2 = r.u32();
+        const uint8_t sel = r.u8();
+        const uint64_t addr = pick_addr(h, sel, r.u32());
+        const uint64_t base = ring == 0 ? kTxRing : ring == 1 ? kTxHRing : kRxRing;
+        write_desc(h, base + 16ull * idx, o1, o2, addr);
+        break;
+      }
+      case kPhy:
+        op_phy(h, r);
+        break;
+      case kTally:
+        op_tally(h, r);
+        break;
+      case kSave:
+        op_save(h, r);
+        break;
+      case kLoad:
+        op_load(h, r, false);
+        break;
+      case kMigrate:
+        op_load(h, r, true);
+        break;
+      case kReset:
+        op_reset(h);
+        break;
+      case kMsi:
+        if (h.msi != static_cast<bool>(r.u8() & 1)) {
+          h.msi = !h.msi;
+          h.intx_armed = false;  // the model re-drives INTx at the next INT change only
+        }
+        break;
+      case kIrqAck:
+        op_irq_ack(h, r);
+        break;
+      case kNullReceive:
+        op_null_receive(h, r);
+        break;
+      case kDoorbell: {
+        const uint8_t v = r.u8();
+        top(h, [&] { reg_write(h, kTxPoll, v, 1); });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // Drain: run the timer until nothing is pending, then every frame the
+  // device consumed must be delivered or counted as dropped.
+  h.fail_reads = h.fail_writes = false;
+  for (unsigned i = 0; i < kDrainSteps && h.port->deadline != RTL8168_NO_DEADLINE; i++) {
+    if (h.acct_valid && rx_accounted(stats(h)) == h.acct.rx_consumed) break;
+    if (h.port->deadline > kMaxNow) break;
+    step_to_deadline(h, 0);
+  }
+  if (h.acct_valid) {
+    const rtl8168_stats s = stats(h);
+    if (rx_accounted(s) != h.acct.rx_consumed) {
+      fail("RX: %llu frames consumed but %llu delivered or dropped after draining",
+           static_cast<unsigned long long>(h.acct.rx_consumed),
+           static_cast<unsigned long long>(rx_accounted(s)));
+    }
+  }
+  rtl8168_destroy(h.dev);
+  delete h.port;
+  rtl8168_config_free(h.cfg);
+  h.ram.swap(ram);
+  return 0;
+}

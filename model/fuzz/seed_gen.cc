@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Writes the fuzz target's seed corpus (model/fuzz/corpus/): one driver-like
+// scenario per file, encoded with the same definitions the target decodes
+// (fuzz_input.h), so the corpus can be regenerated whenever the encoding
+// changes instead of being edited by hand.
+//   rtl8168-fuzz-seeds --out DIR     write every seed into DIR
+//   rtl8168-fuzz-seeds --check DIR   exit 1 unless every seed in DIR is current
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fuzz_input.h"
+#include "rtl8168/rtl8168.h"
+
+namespace {
+
+using namespace rtl8168_fuzz;
+
+// The header byte naming `name` (fuzz_input.h param_hash); the first
+// parameter with that hash must be this one.
+uint8_t param_index(const char* name) {
+  const uint8_t h = param_hash(name);
+  for (size_t i = 0; i < rtl8168_param_count(); i++) {
+    const char* n = rtl8168_param_at(i)->name;
+    if (param_hash(n) != h) continue;
+    if (std::strcmp(n, name) == 0) return h;
+    std::fprintf(stderr, "rtl8168-fuzz-seeds: '%s' and '%s' share a hash\n", n, name);
+    std::exit(2);
+  }
+  std::fprintf(stderr, "rtl8168-fuzz-seeds: no parameter '%s'\n", name);
+  std::exit(2);
+}
+
+struct Param {
+  const char* name;
+  uint8_t sel;  // < 11: the target's table of interesting values, else `value`
+  uint32_t value;
+};
+
+// Header: flags, parameters, re-entry program.
+Encoder header(uint8_t flags, std::vector<Param> params = {}, std::vector<uint8_t> program = {}) {
+  Encoder e;
+  e.u8(flags).u8(static_cast<unsigned>(params.size()));
+  for (const Param& p : params) e.u8(param_index(p.name)).u8(p.sel).u32(p.value);
+  program.resize(kReentrySlots, kReNone);
+  for (uint8_t b : program) e.u8(b);
+  return e;
+}
+
+constexpr uint16_t kDriverIrqMask = 0x80ff;  // SYSErr | LinkChg | Rx/Tx OK/Err ... (r8169)
+constexpr uint8_t kAcceptDefault = 0x0e;     // broadcast | multicast | my phys
+
+struct UpArgs {
+  uint8_t flags = kUpChipReset | kUpWaitLink | kUpRxCsum | kUpRxVlan;
+  uint8_t tx_n = 16, rx_n = 8;
+  uint16_t rx_buf = 0;  // 0: 2048
+  uint8_t accept = kAcceptDefault;
+  uint8_t mxdma = 7;
+  uint16_t imask = kDriverIrqMask;
+  uint16_t mit = 0;
+};
+
+void bring_up(Encoder& e, UpArgs a = {}) {
+  e.op(kBringUp).u8(a.flags).u8(a.tx_n - 1).u8(a.rx_n - 1);
+  e.u16(a.rx_buf ? (0x8000 | a.rx_buf) : 0).u8(a.accept).u8(a.mxdma).u16(a.imask).u16(a.mit);
+}
+
+void tx(Encoder& e, uint8_t flags, FrameKind kind, uint16_t payload, uint8_t frags = 1,
+        uint16_t mss = 0, uint16_t tci = 0) {
+  e.op(kTxFrame).u8(flags).u8(kind).u16(payload).u8(frags - 1).u16(mss).u16(tci);
+}
+
+void rx(Encoder& e, RxClass c, uint16_t len, uint8_t seed = 1) {
+  e.op(kReceiveClass).u8(c).u16(len).u8(seed);
+}
+
+void step(Encoder& e, TimeMode m, uint32_t amount = 0) { e.op(kTimeStep).u8(m).u32(amount); }
+void drain(Encoder& e, uint8_t n = 31) { step(e, kTimeDrain, n); }
+void ack(Encoder& e, bool mask = true) { e.op(kIrqAck).u8(mask); }
+void poll(Encoder& e) { e.op(kRxPoll); }
+
+std::map<std::string, std::vector<uint8_t>> seeds() {
+  std::map<std::string, std::vector<uint8_t>> s;
+  auto add = [&](const std::string& name, const Encoder& e) { s[name] = e.bytes; };
+
+  for (uint8_t timed = 0; timed < 2; timed++) {
+    const std::string mode = timed ? "-timed" : "-functional";
+    const uint8_t f = timed ? kFlagTiming : 0;
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      ack(e);
+      add("bringup" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      tx(e, kTxKick, kRaw, 100);
+      drain(e);
+      ack(e);
+      tx(e, kTxKick, kIpv4Tcp, 1400);
+      drain(e);
+      add("tx-plain" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      tx(e, kTxKick | kTxCsum, kIpv4Tcp, 1000);
+      tx(e, kTxKick | kTxCsum, kIpv4Udp, 333, 2);
+      tx(e, kTxKick | kTxCsum, kIpv6Tcp, 700, 3);
+      tx(e, kTxKick | kTxCsum, kIpv6Udp, 51);
+      drain(e);
+      ack(e);
+      add("tx-csum" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      tx(e, kTxKick | kTxTso, kIpv4Tcp, 8000, 3, 1448);
+      drain(e);
+      tx(e, kTxKick | kTxTso | kTxVlan, kIpv6Tcp, 5000, 2, 1220, 0x0123);
+      drain(e);
+      ack(e);
+      add("tx-tso" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      tx(e, kTxKick | kTxVlan, kRaw, 200, 1, 0, 0x2005);
+      tx(e, kTxKick | kTxVlan | kTxCsum, kIpv4Tcp, 600, 4, 0, 0x0fff);
+      drain(e);
+      add("tx-vlan-sg" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      tx(e, kTxKick | kTxHpq, kRaw, 64);
+      tx(e, 0, kRaw, 128);
+      tx(e, 0, kRaw, 256, 2);
+      e.op(kDoorbell).u8(0x40);
+      e.op(kDoorbell).u8(0xc1);
+      drain(e);
+      ack(e);
+      add("tx-hpq-npq" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      UpArgs a;
+      a.accept = kAcceptDefault;
+      a.flags |= kUpAllMulti;
+      bring_up(e, a);
+      rx(e, kRxOurs, 100);
+      rx(e, kRxBroadcast, 300);
+      rx(e, kRxMulticast, 80, 0x16);
+      rx(e, kRxOtherUnicast, 80);  // filtered: not promiscuous
+      rx(e, kRxTcpGood, 500);
+      rx(e, kRxUdpBad, 200);
+      rx(e, kRxTcp6, 400);
+      rx(e, kRxVlanOurs, 90, 0x42);
+      rx(e, kRxRunt, 9);
+      rx(e, kRxJumbo, 100);  // over RxMaxSize 0x4000? no: over the 2 KiB buffer
+      drain(e);
+      poll(e);
+      ack(e);
+      add("rx-classes" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      UpArgs a;
+      a.accept = 0x3f;  // promiscuous, runts and errors too
+      a.flags &= static_cast<uint8_t>(~kUpRxVlan);
+      bring_up(e, a);
+      rx(e, kRxOtherUnicast, 60);
+      rx(e, kRxMulticast, 60, 0x99);
+      rx(e, kRxVlanOurs, 90, 0x42);
+      e.op(kReceiveRaw).u16(20);
+      for (int i = 0; i < 20; i++) e.u8(0xff);
+      drain(e);
+      poll(e);
+      add("rx-promisc" + mode, e);
+    }
+    {
+      // Small RX FIFO, a short ring, frames faster than the guest re-arms:
+      // back-pressure (receive() 0, rx_ready) and RxOverflow drops.
+      Encoder e = header(f, {{"rx-fifo-size", 5, 0}});
+      UpArgs a;
+      a.rx_n = 2;
+      bring_up(e, a);
+      for (int i = 0; i < 12; i++) rx(e, kRxOurs, 1400, static_cast<uint8_t>(i));
+      e.op(kCanReceive);
+      step(e, kTimeSmall, 2000);
+      poll(e);
+      drain(e);
+      poll(e);
+      for (int i = 0; i < 4; i++) rx(e, kRxBroadcast, 1000);
+      drain(e);
+      add("rx-backpressure" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      e.op(kPhy).u8(1).u8(0).u16(0);       // BMSR
+      e.op(kPhy).u8(2).u8(0).u16(0);       // PHYSID1
+      e.op(kPhy).u8(3).u8(0).u16(0);       // PHYSID2
+      e.op(kPhy).u8(0x1f).u8(1).u16(1);    // page 1
+      e.op(kPhy).u8(0x1f).u8(1).u16(0);    // page 0
+      e.op(kPhy).u8(4).u8(1).u16(0x01e1);  // ADVERTISE
+      e.op(kPhy).u8(0).u8(1).u16(0x9200);  // BMCR reset | ANENABLE | ANRESTART
+      drain(e);
+      e.op(kPhy).u8(1).u8(0).u16(0);
+      e.op(kPhy).u8(0).u8(1).u16(0x0800);  // power down
+      e.op(kSetLink).u8(0);
+      e.op(kSetLink).u8(1);
+      e.op(kPhy).u8(0).u8(1).u16(0x1000);
+      drain(e);
+      ack(e);
+      add("phy" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      tx(e, kTxKick, kRaw, 100);
+      rx(e, kRxOurs, 100);
+      drain(e);
+      e.op(kTally).u8(0x8).u8(kAddrRam).u32(0x0c00);  // dump
+      e.op(kTally).u8(0x1).u8(kAddrRam).u32(0x0c00);  // reset
+      e.op(kTally).u8(0x8).u8(kAddrBeyond).u32(0);    // dump to no RAM: SYSErr
+      e.op(kTally).u8(0x9).u8(kAddrRamEnd).u32(8);
+      ack(e);
+      add("tally" + mode, e);
+    }
+    {
+      // Save at rest, mid-DMA (timed: right after the doorbell) and with RX in
+      // flight; load back, migrate, and load mutated copies.
+      Encoder e = header(f);
+      bring_up(e);
+      e.op(kSave).u8(0);
+      tx(e, kTxKick, kIpv4Tcp, 3000, 2);  // SG, as r8169 sends a frame with frags
+      rx(e, kRxOurs, 300);
+      e.op(kSave).u8(1);
+      step(e, kTimeSmall, 3000);
+      e.op(kSave).u8(2);
+      drain(e);
+      e.op(kLoad).u8(1).u8(0);
+      drain(e);
+      e.op(kMigrate).u8(2).u8(0);
+      drain(e);
+      e.op(kLoad).u8(0).u8(1).u8(kMutFlip).u32(3).u32(1);        // magic: refused
+      e.op(kLoad).u8(1).u8(1).u8(kMutTruncate).u32(100).u32(0);  // truncated: refused
+      e.op(kMigrate).u8(2).u8(1).u8(kMutAppend).u32(0).u32(7);   // trailing bytes: refused
+      ack(e);
+      add("state" + mode, e);
+    }
+    {
+      // MSI: edges only, including one caused by an IntrMask write.
+      Encoder e = header(f | kFlagMsi);
+      UpArgs a;
+      a.imask = 0;
+      bring_up(e, a);
+      tx(e, kTxKick, kRaw, 100);
+      drain(e);
+      e.op(kRegWriteKnown).u8(13).u32(0xffff);  // IntrMask: edge from the mask
+      ack(e, false);
+      rx(e, kRxOurs, 100);
+      drain(e);
+      e.op(kMsi).u8(0);
+      rx(e, kRxOurs, 100);
+      drain(e);
+      ack(e);
+      e.op(kMsi).u8(1);
+      add("msi" + mode, e);
+    }
+    {
+      // Interrupt moderation (IntrMitigate) timers.
+      Encoder e = header(f);
+      UpArgs a;
+      a.mit = 0x5151;
+      bring_up(e, a);
+      for (int i = 0; i < 3; i++) tx(e, kTxKick, kRaw, 100);
+      for (int i = 0; i < 3; i++) rx(e, kRxOurs, 100);
+      drain(e);
+      e.op(kRegWriteKnown).u8(39).u32(0);  // IntrMitigate off: release held events
+      ack(e);
+      add("mitigation" + mode, e);
+    }
+  }
+  {
+    // Lossy TxPoll (RTL8168 quirk): a doorbell while the engine is busy is lost.
+    Encoder e = header(kFlagTiming | kFlagLossy);
+    bring_up(e);
+    tx(e, kTxKick, kRaw, 1500);
+    step(e, kTimeSmall, 100);
+    tx(e, kTxKick, kRaw, 1500);
+    step(e, kTimeSmall, 100);
+    tx(e, kTxKick, kRaw, 60);
+    drain(e);
+    e.op(kDoorbell).u8(0x40);
+    drain(e);
+    add("lossy-txpoll", e);
+  }
+  {
+    // Re-entry: loopback from transmit() (slirp answering at once) in
+    // promiscuous mode, ISR reads/acks, doorbells and saves from callbacks.
+    Encoder e = header(kFlagReenter | kFlagRxReadyNow, {},
+                       {kReLoopback, kReAckIsr, kReLoopback, kReDoorbell, kReSave, kReCanReceive,
+                        kReTimer, kReReadIsr});
+    UpArgs a;
+    a.accept = 0x0f;
+    bring_up(e, a);
+    for (int i = 0; i < 6; i++) tx(e, kTxKick, kRaw, static_cast<uint16_t>(100 + 200 * i));
+    tx(e, kTxKick | kTxTso, kIpv4Tcp, 6000, 2, 1000);
+    drain(e);
+    poll(e);
+    ack(e);
+    add("reentry", e);
+  }
+  {
+    // Hostile rings: a descriptor pointing into the ring itself, buffers
+    // across the end of RAM and beyond it, an address that wraps, a frame
+    // without LastFrag, too many fragments.
+    Encoder e = header(0);
+    bring_up(e);
+    e.op(kMemDesc).u8(0).u8(0).u32(0xb0000040).u32(0).u8(kAddrTxRing).u32(0);
+    e.op(kDoorbell).u8(0x40);
+    tx(e, kTxKick | kTxCrossEnd, kRaw, 800, 2);
+    tx(e, kTxKick | kTxBadAddr, kRaw, 800, 2);
+    e.op(kMemDesc).u8(0).u8(3).u32(0xb0000100).u32(0).u8(kAddrHuge).u32(0);
+    e.op(kDoorbell).u8(0x40);
+    tx(e, kTxKick | kTxNoLast, kRaw, 300, 2);
+    tx(e, kTxKick, kRaw, 3000, 0);  // frags-1 = 0xff: 66 fragments
+    e.op(kMemDesc).u8(2).u8(0).u32(0x80000800).u32(0).u8(kAddrRxRing).u32(0);
+    rx(e, kRxOurs, 200);
+    e.op(kMemDesc).u8(2).u8(1).u32(0x80000800).u32(0).u8(kAddrRamEnd).u32(4);
+    rx(e, kRxOurs, 200);
+    drain(e);
+    ack(e);
+    add("hostile-rings", e);
+  }
+  {
+    // DMA fault windows: reads fail, then writes fail, then only a window.
+    Encoder e = header(0);
+    bring_up(e);
+    e.op(kFault).u8(1).u32(0).u16(0);
+    tx(e, kTxKick, kRaw, 100);
+    rx(e, kRxOurs, 100);
+    e.op(kFault).u8(2).u32(0).u16(0);
+    tx(e, kTxKick, kRaw, 100);
+    rx(e, kRxOurs, 100);
+    e.op(kFault).u8(4 | 3).u32(0x1000).u16(0x800);  // RX buffer 0 only
+    rx(e, kRxOurs, 100);
+    e.op(kFault).u8(0).u32(0).u16(0);
+    tx(e, kTxKick, kRaw, 100);
+    drain(e);
+    ack(e);
+    add("dma-faults", e);
+  }
+  {
+    // Register file edges: every size at odd and high offsets (BAR2 above
+    // 0xff, beyond the BAR), locked registers, W1C, TCTR/TimerInt.
+    Encoder e = header(0);
+    const unsigned offs[] = {0x00, 0x01, 0x37,  0x3d,  0x3e,  0x3f,  0xfc,
+                             0xfe, 0xff, 0x100, 0xffc, 0xfff, 0x1000};
+    for (unsigned off : offs) {
+      for (uint8_t sz = 0; sz < 8; sz++) {
+        e.op(kRegReadRaw).u16(off).u8(sz);
+        e.op(kRegWriteRaw).u16(off).u8(sz).u64(0xa5a5a5a5a5a5a5a5ull);
+      }
+    }
+    e.op(kRegWriteKnown).u8(17).u32(0);       // TCTR
+    e.op(kRegWriteKnown).u8(26).u32(0x1000);  // TimerInt
+    e.op(kRegWriteKnown).u8(13).u32(0x4000);  // IntrMask PCSTimeout
+    step(e, kTimeBig, 100000);
+    ack(e);
+    add("registers", e);
+  }
+  {
+    Encoder e = header(kFlagTiming, {{"pcie-read-latency", 64, 10000}, {"tx-mxdma", 2, 0}});
+    bring_up(e);
+    for (int i = 0; i < 8; i++) tx(e, kTxKick, kRaw, 1500, 2);
+    for (int i = 0; i < 5; i++) step(e, kTimeSmall, 4000);
+    e.op(kSave).u8(0);
+    e.op(kSetLink).u8(0);
+    e.op(kSave).u8(1);
+    drain(e);
+    e.op(kMigrate).u8(0).u8(0);
+    drain(e);
+    add("timed-burst-link-flap", e);
+  }
+  return s;
+}
+
+std::vector<uint8_t> read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc == 3 ? argv[1] : "";
+  if (mode != "--out" && mode != "--check") {
+    std::fprintf(stderr, "usage: %s --out DIR | --check DIR\n", argv[0]);
+    return 2;
+  }
+  const std::filesystem::path dir = argv[2];
+  const auto all = seeds();
+  if (mode == "--out") {
+    std::filesystem::create_directories(dir);
+    for (const auto& [name, bytes] : all) {
+      std::ofstream out(dir / name, std::ios::binary | std::ios::trunc);
+      out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<long>(bytes.size()));
+      if (!out) {
+        std::fprintf(stderr, "rtl8168-fuzz-seeds: cannot write %s\n", (dir / name).c_str());
+        return 1;
+      }
+    }
+    std::printf("rtl8168-fuzz-seeds: wrote %zu seeds to %s\n", all.size(), dir.c_str());
+    return 0;
+  }
+  int bad = 0;
+  for (const auto& [name, bytes] : all) {
+    if (read_file(dir / name) != bytes) {
+      std::fprintf(stderr, "rtl8168-fuzz-seeds: %s is missing or stale\n", name.c_str());
+      bad = 1;
+    }
+  }
+  if (bad) {
+    std::fprintf(stderr, "regenerate: rtl8168-fuzz-seeds --out %s\n", dir.c_str());
+  }
+  return bad;
+}
