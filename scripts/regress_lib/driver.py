@@ -245,11 +245,15 @@ def apply_patch(kernel, patch, dest, log=lambda m: None):
     if not re.search(r"^(---|\+\+\+|diff --git) ", text, re.M):
         raise BadInput(f"--driver {patch}: not a patch (no diff headers)")
     errors = []
+    # git apply inside a repository applies relative to its top: the cache may live inside one
+    # (CI puts RTL8168_CACHE in the workspace), so stop repository discovery at dest
+    env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(tree.resolve().parent))
     for where, strip in ((tree, 1), (rt, 1), (tree, 0), (rt, 0)):
         check = _run(["git", "apply", "--check", f"-p{strip}", str(Path(patch).resolve())],
-                     cwd=where)
+                     cwd=where, env=env)
         if check.returncode == 0:
-            p = _run(["git", "apply", f"-p{strip}", str(Path(patch).resolve())], cwd=where)
+            p = _run(["git", "apply", f"-p{strip}", str(Path(patch).resolve())], cwd=where,
+                     env=env)
             if p.returncode == 0:
                 return rt
         errors.append((check.stderr.strip().splitlines() or ["?"])[0])
