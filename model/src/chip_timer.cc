@@ -69,9 +69,7 @@ void ChipTimer::on_match() {
   d_.schedule_in(at - d_.now(), EventKind::ChipTimer);
 }
 
-void ChipTimer::save(StateWriter& w) const { w.put(start_); }
-
-void ChipTimer::load(StateReader& r) { start_ = r.get<uint64_t>(); }
+void ChipTimer::visit(Archive& a) { a.io(start_); }
 
 const char* ChipTimer::check(Time now) const {
   if (start_ > now) return "timer started in the future";

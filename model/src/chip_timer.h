@@ -34,8 +34,8 @@ class ChipTimer {
   void on_compare_write();   // TimerInt written: re-arm (0 = off)
   void on_match();           // the compare event fired
 
-  void save(StateWriter& w) const;
-  void load(StateReader& r);
+  // The component's state in the blob, for save and load alike (state_io.h).
+  void visit(Archive& a);
   // Empty when the loaded state is consistent with `now` and the registers.
   const char* check(Time now) const;
 

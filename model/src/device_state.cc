@@ -50,36 +50,63 @@ static_assert(sizeof(kStatsFields) / sizeof(kStatsFields[0]) * sizeof(uint64_t) 
 
 }  // namespace
 
+// Everything after the magic, in blob order, for save and load alike.
+void Device::visit_state(Archive& a) {
+  uint32_t version = kStateVersion;
+  a.io(version);
+  if (a.loading() && version != kStateVersion) {
+    a.fail();
+    return;
+  }
+  std::vector<uint8_t> id(cfg_.profile->id.begin(), cfg_.profile->id.end());
+  a.bytes(id, 64);
+  if (a.loading() && std::string(id.begin(), id.end()) != cfg_.profile->id) {
+    a.fail();
+    return;
+  }
+  a.io(now_);
+  std::vector<uint8_t> rf(regs.raw().begin(), regs.raw().end());
+  a.bytes(rf, reg::kFileSize);
+  if (a.loading()) {
+    if (rf.size() == reg::kFileSize) std::copy(rf.begin(), rf.end(), regs.raw().begin());
+    else a.fail();
+  }
+  irq.visit(a);
+  phy.visit(a);
+  tx.visit(a);
+  rx.visit(a);
+  tally.visit(a);
+  timer.visit(a);
+  for (const auto field : kStatsFields) a.io(stats.*field);
+  uint64_t hash = trace_.hash(), count = trace_.count();
+  a.io(hash);
+  a.io(count);
+  if (a.loading()) trace_.restore(hash, count);
+  a.io(npq_until_);
+  a.io(hpq_until_);
+  std::vector<Event> events = sched_.sorted();
+  const uint32_t n = a.count(events.size(), kMaxEvents);
+  if (a.loading()) events.assign(n, Event{});
+  for (uint32_t i = 0; i < n && a.ok(); i++) {
+    Event& e = events[i];
+    a.io(e.time);
+    a.io(e.seq);
+    a.io(e.kind);
+    a.io(e.arg);
+    if (e.kind >= EventKind::kCount) a.fail();
+  }
+  uint64_t next_seq = sched_.next_seq();
+  a.io(next_seq);
+  if (a.loading() && a.ok()) sched_.restore(std::move(events), next_seq);
+}
+
 std::vector<uint8_t> Device::save() const {
   std::vector<uint8_t> out;
   out.reserve(4096);
   out.insert(out.end(), kMagic, kMagic + sizeof kMagic);
-  StateWriter w(out);
-  w.put(kStateVersion);
-  const std::string_view id = cfg_.profile->id;
-  w.put_bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
-  w.put(now_);
-  w.put_bytes(regs.raw());
-  irq.save(w);
-  phy.save(w);
-  tx.save(w);
-  rx.save(w);
-  tally.save(w);
-  timer.save(w);
-  for (const auto field : kStatsFields) w.put(stats.*field);
-  w.put(trace_.hash());
-  w.put(trace_.count());
-  w.put(npq_until_);
-  w.put(hpq_until_);
-  const std::vector<Event> events = sched_.sorted();
-  w.put<uint32_t>(static_cast<uint32_t>(events.size()));
-  for (const Event& e : events) {
-    w.put(e.time);
-    w.put(e.seq);
-    w.put(e.kind);
-    w.put(e.arg);
-  }
-  w.put(sched_.next_seq());
+  Archive a(out);
+  // visit() only reads the members when writing.
+  const_cast<Device*>(this)->visit_state(a);
   return out;
 }
 
@@ -134,56 +161,30 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
     err = "not an rtl8168 state blob (bad magic)";
     return false;
   }
-  StateReader r(blob.subspan(sizeof kMagic));
-  const uint32_t version = r.get<uint32_t>();
-  if (!r.ok() || version != kStateVersion) {
-    err = "unsupported state version " + std::to_string(version) + " (expected " +
-          std::to_string(kStateVersion) + ")";
-    return false;
+  {
+    // Version and chip first, for a message that says which.
+    Archive peek(blob.subspan(sizeof kMagic));
+    uint32_t version = 0;
+    peek.io(version);
+    if (!peek.ok() || version != kStateVersion) {
+      err = "unsupported state version " + std::to_string(version) + " (expected " +
+            std::to_string(kStateVersion) + ")";
+      return false;
+    }
+    std::vector<uint8_t> id;
+    peek.bytes(id, 64);
+    if (std::string(id.begin(), id.end()) != cfg_.profile->id) {
+      err = "state is for chip '" + std::string(id.begin(), id.end()) + "', device is '" +
+            std::string(cfg_.profile->id) + "'";
+      return false;
+    }
   }
-  const std::vector<uint8_t> id = r.get_bytes(64);
-  if (std::string(id.begin(), id.end()) != cfg_.profile->id) {
-    err = "state is for chip '" + std::string(id.begin(), id.end()) + "', device is '" +
-          std::string(cfg_.profile->id) + "'";
-    return false;
-  }
-  now_ = r.get<uint64_t>();
-  const std::vector<uint8_t> rf = r.get_bytes(reg::kFileSize);
-  if (rf.size() == reg::kFileSize) {
-    std::copy(rf.begin(), rf.end(), regs.raw().begin());
-  } else {
-    r.fail();
-  }
-  irq.load(r);
-  phy.load(r);
-  tx.load(r);
-  rx.load(r);
-  tally.load(r);
-  timer.load(r);
-  for (const auto field : kStatsFields) stats.*field = r.get<uint64_t>();
-  const uint64_t hash = r.get<uint64_t>();
-  const uint64_t count = r.get<uint64_t>();
-  trace_.restore(hash, count);
-  npq_until_ = r.get<uint64_t>();
-  hpq_until_ = r.get<uint64_t>();
-  const uint32_t n = r.get<uint32_t>();
-  if (n > kMaxEvents) r.fail();
-  std::vector<Event> events;
-  for (uint32_t i = 0; i < n && r.ok(); i++) {
-    Event e{};
-    e.time = r.get<uint64_t>();
-    e.seq = r.get<uint64_t>();
-    e.kind = r.get<EventKind>();
-    e.arg = r.get<uint64_t>();
-    if (e.kind >= EventKind::kCount) r.fail();
-    events.push_back(e);
-  }
-  const uint64_t next_seq = r.get<uint64_t>();
-  if (!r.ok() || !r.at_end()) {
+  Archive a(blob.subspan(sizeof kMagic));
+  visit_state(a);
+  if (!a.ok() || !a.at_end()) {
     err = "truncated or corrupt state blob";
     return false;
   }
-  sched_.restore(std::move(events), next_seq);
   // Cross-field consistency, component by component, then the events.
   const char* why = nullptr;
   if (npq_until_ > now_ + 1'000'000 || hpq_until_ > now_ + 1'000'000) why = "TxPoll read-back too far ahead";

@@ -103,23 +103,14 @@ void Irq::on_mitigate_write() {
   }
 }
 
-void Irq::save(StateWriter& w) const {
-  w.put<uint8_t>(int_level_);
-  w.put<uint8_t>(intx_asserted_);
-  for (const Moderation& m : mod_) {
-    w.put(m.pending);
-    w.put(m.gen);
-    w.put<uint8_t>(m.timer_armed);
-  }
-}
 
-void Irq::load(StateReader& r) {
-  int_level_ = r.get_bool();
-  intx_asserted_ = r.get_bool();
+void Irq::visit(Archive& a) {
+  a.io(int_level_);
+  a.io(intx_asserted_);
   for (Moderation& m : mod_) {
-    m.pending = r.get<uint32_t>();
-    m.gen = r.get<uint32_t>();
-    m.timer_armed = r.get_bool();
+    a.io(m.pending);
+    a.io(m.gen);
+    a.io(m.timer_armed);
   }
 }
 

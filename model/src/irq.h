@@ -31,8 +31,8 @@ class Irq {
   bool level() const { return int_level_; }
   bool intx_asserted() const { return intx_asserted_; }
 
-  void save(StateWriter& w) const;
-  void load(StateReader& r);
+  // The component's state in the blob, for save and load alike (state_io.h).
+  void visit(Archive& a);
   const char* check() const;  // nullptr when the loaded state is consistent
   // The argument of the pending IntrMitigate timer event of RX (0) / TX (1).
   uint64_t mitigation_timer_arg(unsigned which) const;

@@ -204,28 +204,17 @@ void Phy::set_host_link(bool up) {
   restart_an();
 }
 
-void Phy::save(StateWriter& w) const {
-  for (const auto& page : regs_)
-    for (uint16_t v : page) w.put(v);
-  w.put<uint8_t>(static_cast<uint8_t>(page_));
-  w.put<uint8_t>(host_link_);
-  w.put<uint8_t>(link_);
-  w.put<uint8_t>(latched_link_);
-  w.put(speed_);
-  w.put<uint8_t>(full_);
-  w.put(an_gen_);
-}
 
-void Phy::load(StateReader& r) {
+void Phy::visit(Archive& a) {
   for (auto& page : regs_)
-    for (uint16_t& v : page) v = r.get<uint16_t>();
-  page_ = r.get<uint8_t>();
-  host_link_ = r.get_bool();
-  link_ = r.get_bool();
-  latched_link_ = r.get_bool();
-  speed_ = r.get<uint32_t>();
-  full_ = r.get_bool();
-  an_gen_ = r.get<uint64_t>();
+    for (uint16_t& v : page) a.io(v);
+  a.io_as<uint8_t>(page_);
+  a.io(host_link_);
+  a.io(link_);
+  a.io(latched_link_);
+  a.io(speed_);
+  a.io(full_);
+  a.io(an_gen_);
 }
 
 const char* Phy::check() const {

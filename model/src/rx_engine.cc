@@ -240,44 +240,24 @@ void RxEngine::on_write_done() {
   pop_head();
 }
 
-void RxEngine::save(StateWriter& w) const {
-  w.put(pos_);
-  w.put(phase_);
-  w.put(desc_opts1_);
-  w.put(desc_addr_);
-  w.put(fifo_used_);
-  w.put<uint8_t>(host_waiting_);
-  w.put<uint8_t>(ready_signal_);
-  w.put<uint32_t>(static_cast<uint32_t>(fifo_.size()));
-  for (size_t i = 0; i < fifo_.size(); i++) {
-    const RxFrame& f = fifo_.at(i);
-    w.put_bytes(f.bytes);
-    w.put(f.status);
-    w.put(f.opts2);
-    w.put(f.kind);
-    w.put(f.fifo_bytes);
-  }
-}
 
-void RxEngine::load(StateReader& r) {
-  pos_ = r.get<uint32_t>();
-  phase_ = r.get<Phase>();
-  if (phase_ > Phase::Write) r.fail();
-  desc_opts1_ = r.get<uint32_t>();
-  desc_addr_ = r.get<uint64_t>();
-  fifo_used_ = r.get<uint32_t>();
-  host_waiting_ = r.get_bool();
-  ready_signal_ = r.get_bool();
-  const uint32_t n = r.get<uint32_t>();
-  if (n > 65536) return r.fail();
-  fifo_.reset(n);
-  for (uint32_t i = 0; i < n && r.ok(); i++) {
-    RxFrame& f = fifo_.push_back();
-    f.bytes = r.get_bytes(desc::kRxBufSizeMask);
-    f.status = r.get<uint32_t>();
-    f.opts2 = r.get<uint32_t>();
-    f.kind = r.get<AddressClass>();
-    f.fifo_bytes = r.get<uint32_t>();
+void RxEngine::visit(Archive& a) {
+  a.io(pos_);
+  a.io(phase_);
+  a.io(desc_opts1_);
+  a.io(desc_addr_);
+  a.io(fifo_used_);
+  a.io(host_waiting_);
+  a.io(ready_signal_);
+  const uint32_t n = a.count(fifo_.size(), 65536);
+  if (a.loading()) fifo_.reset(n);
+  for (uint32_t i = 0; i < n && a.ok(); i++) {
+    RxFrame& f = a.loading() ? fifo_.push_back() : fifo_.at(i);
+    a.bytes(f.bytes, desc::kRxBufSizeMask);
+    a.io(f.status);
+    a.io(f.opts2);
+    a.io(f.kind);
+    a.io(f.fifo_bytes);
   }
 }
 

@@ -40,8 +40,8 @@ class RxEngine {
   bool desc_fetch_in_flight() const { return phase_ == Phase::FetchDesc; }
   bool write_in_flight() const { return phase_ == Phase::Write; }
 
-  void save(StateWriter& w) const;
-  void load(StateReader& r);
+  // The component's state in the blob, for save and load alike (state_io.h).
+  void visit(Archive& a);
   const char* check() const;  // nullptr when the loaded state is consistent
 
  private:

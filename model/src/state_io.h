@@ -1,67 +1,93 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Little-endian serialisation helpers for the versioned state blob.
+// The state blob's serialisation: one Archive that either writes or reads,
+// so each component describes its state once, in one visit(Archive&), for
+// both save and load (QEMU's VMStateDescription idea, gem5's serialize /
+// unserialize in one). Little-endian, fixed widths. Reading is bounded: a
+// count or a byte string longer than its stated maximum, or running past the
+// end of the blob, fails the archive (ok() == false) and the load is refused.
+// What the values mean together is checked after the read (check()).
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <span>
-#include <string>
 #include <type_traits>
 #include <vector>
 
 namespace rtl8168sim {
 
-class StateWriter {
+class Archive {
  public:
-  explicit StateWriter(std::vector<uint8_t>& out) : out_(out) {}
-  template <typename T>
-    requires std::is_integral_v<T> || std::is_enum_v<T>
-  void put(T v) {
-    uint64_t x = static_cast<uint64_t>(v);
-    for (size_t i = 0; i < sizeof(T); i++) out_.push_back(static_cast<uint8_t>(x >> (8 * i)));
-  }
-  void put_bytes(std::span<const uint8_t> b) {
-    put<uint32_t>(static_cast<uint32_t>(b.size()));
-    out_.insert(out_.end(), b.begin(), b.end());
-  }
+  // Writing: appends to `out`.
+  explicit Archive(std::vector<uint8_t>& out) : out_(&out) {}
+  // Reading: consumes `in` from the start.
+  explicit Archive(std::span<const uint8_t> in) : in_(in) {}
 
- private:
-  std::vector<uint8_t>& out_;
-};
-
-class StateReader {
- public:
-  explicit StateReader(std::span<const uint8_t> in) : in_(in) {}
-  template <typename T>
-    requires std::is_integral_v<T> || std::is_enum_v<T>
-  T get() {
-    if (pos_ + sizeof(T) > in_.size()) {
-      ok_ = false;
-      return T{};
-    }
-    uint64_t x = 0;
-    for (size_t i = 0; i < sizeof(T); i++) x |= static_cast<uint64_t>(in_[pos_ + i]) << (8 * i);
-    pos_ += sizeof(T);
-    return static_cast<T>(x);
-  }
-  bool get_bool() { return get<uint8_t>() != 0; }
-  // Bounded: a length beyond `max` or the blob fails the load.
-  std::vector<uint8_t> get_bytes(size_t max) {
-    uint32_t n = get<uint32_t>();
-    if (!ok_ || n > max || pos_ + n > in_.size()) {
-      ok_ = false;
-      return {};
-    }
-    std::vector<uint8_t> v(in_.begin() + static_cast<long>(pos_),
-                           in_.begin() + static_cast<long>(pos_ + n));
-    pos_ += n;
-    return v;
-  }
+  bool loading() const { return out_ == nullptr; }
   bool ok() const { return ok_; }
   void fail() { ok_ = false; }
   bool at_end() const { return pos_ == in_.size(); }
 
+  // An integer, enum or bool, in exactly sizeof(T) bytes (bool: one byte).
+  template <typename T>
+    requires std::is_integral_v<T> || std::is_enum_v<T>
+  void io(T& v) {
+    if (!loading()) {
+      const auto x = static_cast<uint64_t>(v);
+      for (size_t i = 0; i < sizeof(T); i++) out_->push_back(static_cast<uint8_t>(x >> (8 * i)));
+      return;
+    }
+    if (!ok_ || pos_ + sizeof(T) > in_.size()) {
+      ok_ = false;
+      v = T{};
+      return;
+    }
+    uint64_t x = 0;
+    for (size_t i = 0; i < sizeof(T); i++) x |= static_cast<uint64_t>(in_[pos_ + i]) << (8 * i);
+    pos_ += sizeof(T);
+    if constexpr (std::is_same_v<T, bool>) {
+      v = x != 0;
+    } else {
+      v = static_cast<T>(x);
+    }
+  }
+  // A value stored in a narrower or wider type than the member (e.g. an
+  // `unsigned` kept as one byte): Wire is the blob's type.
+  template <typename Wire, typename T>
+  void io_as(T& v) {
+    Wire w = static_cast<Wire>(v);
+    io(w);
+    v = static_cast<T>(w);
+  }
+  // A length-prefixed byte string of at most `max` bytes.
+  void bytes(std::vector<uint8_t>& v, size_t max) {
+    uint32_t n = static_cast<uint32_t>(v.size());
+    io(n);
+    if (!loading()) {
+      out_->insert(out_->end(), v.begin(), v.end());
+      return;
+    }
+    if (!ok_ || n > max || pos_ + n > in_.size()) {
+      ok_ = false;
+      v.clear();
+      return;
+    }
+    v.assign(in_.begin() + static_cast<long>(pos_), in_.begin() + static_cast<long>(pos_ + n));
+    pos_ += n;
+  }
+  // An element count: writes `n`; when reading returns the stored count, or
+  // 0 (and fails) when it exceeds `max`.
+  uint32_t count(size_t n, uint32_t max) {
+    uint32_t c = static_cast<uint32_t>(n);
+    io(c);
+    if (loading() && c > max) {
+      ok_ = false;
+      return 0;
+    }
+    return ok_ ? c : 0;
+  }
+
  private:
+  std::vector<uint8_t>* out_ = nullptr;
   std::span<const uint8_t> in_;
   size_t pos_ = 0;
   bool ok_ = true;

@@ -51,37 +51,26 @@ void Tally::on_done() {
   d_.regs.set32(reg::CounterAddrLow, low & ~(reg::CounterDump | reg::CounterReset));
 }
 
-void Tally::save(StateWriter& w) const {
-  const auto b = block();
-  w.put_bytes(b);
-}
 
-void Tally::load(StateReader& r) {
-  auto b = r.get_bytes(64);
-  if (b.size() != 64) {
-    r.fail();
-    return;
-  }
-  auto get = [&](size_t& at, size_t n) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) v |= static_cast<uint64_t>(b[at + i]) << (8 * i);
-    at += n;
-    return v;
-  };
-  size_t at = 0;
-  c.tx_packets = get(at, 8);
-  c.rx_packets = get(at, 8);
-  c.tx_errors = get(at, 8);
-  c.rx_errors = static_cast<uint32_t>(get(at, 4));
-  c.rx_missed = static_cast<uint16_t>(get(at, 2));
-  c.align_errors = static_cast<uint16_t>(get(at, 2));
-  c.tx_one_collision = static_cast<uint32_t>(get(at, 4));
-  c.tx_multi_collision = static_cast<uint32_t>(get(at, 4));
-  c.rx_unicast = get(at, 8);
-  c.rx_broadcast = get(at, 8);
-  c.rx_multicast = static_cast<uint32_t>(get(at, 4));
-  c.tx_aborted = static_cast<uint16_t>(get(at, 2));
-  c.tx_underrun = static_cast<uint16_t>(get(at, 2));
+// The 64-byte block with its length prefix, field by field in the layout of
+// struct rtl8169_counters.
+void Tally::visit(Archive& a) {
+  uint32_t len = 64;
+  a.io(len);
+  if (len != 64) a.fail();
+  a.io(c.tx_packets);
+  a.io(c.rx_packets);
+  a.io(c.tx_errors);
+  a.io(c.rx_errors);
+  a.io(c.rx_missed);
+  a.io(c.align_errors);
+  a.io(c.tx_one_collision);
+  a.io(c.tx_multi_collision);
+  a.io(c.rx_unicast);
+  a.io(c.rx_broadcast);
+  a.io(c.rx_multicast);
+  a.io(c.tx_aborted);
+  a.io(c.tx_underrun);
 }
 
 }  // namespace rtl8168sim

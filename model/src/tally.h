@@ -39,8 +39,8 @@ class Tally {
   // The 64-byte little-endian block (r8169 struct rtl8169_counters layout).
   std::array<uint8_t, 64> block() const;
 
-  void save(StateWriter& w) const;
-  void load(StateReader& r);
+  // The component's state in the blob, for save and load alike (state_io.h).
+  void visit(Archive& a);
 
  private:
   Device& d_;

@@ -503,115 +503,65 @@ void TxEngine::on_wire_done() {
   }
 }
 
-void TxEngine::save(StateWriter& w) const {
-  w.put(pos_[0]);
-  w.put(pos_[1]);
-  w.put<uint8_t>(pending_[0]);
-  w.put<uint8_t>(pending_[1]);
-  w.put(walk_instant_);
-  w.put(walk_count_);
-  w.put<uint8_t>(static_cast<uint8_t>(q_));
-  w.put<uint8_t>(busy_);
-  w.put<uint8_t>(error_stop_);
-  w.put(phase_);
-  w.put<uint32_t>(static_cast<uint32_t>(descs_.size()));
-  for (const Desc& dsc : descs_) {
-    w.put(dsc.index);
-    w.put(dsc.opts1);
-    w.put(dsc.opts2);
-    w.put(dsc.addr);
-  }
-  w.put(total_);
-  w.put(cur_desc_);
-  w.put(cur_off_);
-  w.put(goal_);
-  w.put(stream_pos_);
-  w.put(rd_addr_);
-  w.put(rd_len_);
-  w.put_bytes(buf_);
-  w.put_bytes(header_);
-  w.put(hdr_len_);
-  w.put(seg_index_);
-  w.put(seg_count_);
-  w.put(unit_fifo_);
-  w.put<uint8_t>(unit_reserved_);
-  w.put(fifo_used_);
-  w.put<uint8_t>(wire_busy_);
-  w.put<uint32_t>(static_cast<uint32_t>(fifo_.size()));
-  for (size_t i = 0; i < fifo_.size(); i++) {
-    const WireFrame& f = fifo_.at(i);
-    w.put_bytes(f.bytes);
-    w.put(f.first_index);
-    w.put(f.queue);
-    w.put(f.fifo_bytes);
-    w.put<uint8_t>(f.completes);
-    w.put<uint32_t>(static_cast<uint32_t>(f.writeback.size()));
-    for (const auto& [addr, opts1] : f.writeback) {
-      w.put(addr);
-      w.put(opts1);
-    }
-  }
-}
 
-void TxEngine::load(StateReader& r) {
+void TxEngine::visit(Archive& a) {
   constexpr size_t kMaxBytes = kMaxTsoBytes + 64 * 1024;
-  pos_[0] = r.get<uint32_t>();
-  pos_[1] = r.get<uint32_t>();
-  pending_[0] = r.get_bool();
-  pending_[1] = r.get_bool();
-  walk_instant_ = r.get<uint64_t>();
-  walk_count_ = r.get<uint32_t>();
-  q_ = r.get<uint8_t>();
-  busy_ = r.get_bool();
-  error_stop_ = r.get_bool();
-  phase_ = r.get<Phase>();
-  const uint32_t n = r.get<uint32_t>();
-  if (n > kMaxFrags) return r.fail();
-  descs_.clear();
-  for (uint32_t i = 0; i < n && r.ok(); i++) {
-    Desc dsc{};
-    dsc.index = r.get<uint32_t>();
-    dsc.opts1 = r.get<uint32_t>();
-    dsc.opts2 = r.get<uint32_t>();
-    dsc.addr = r.get<uint64_t>();
-    descs_.push_back(dsc);
+  a.io(pos_[0]);
+  a.io(pos_[1]);
+  a.io(pending_[0]);
+  a.io(pending_[1]);
+  a.io(walk_instant_);
+  a.io(walk_count_);
+  a.io_as<uint8_t>(q_);
+  a.io(busy_);
+  a.io(error_stop_);
+  a.io(phase_);
+  const uint32_t n = a.count(descs_.size(), kMaxFrags);
+  if (a.loading()) descs_.assign(n, Desc{});
+  for (uint32_t i = 0; i < n && a.ok(); i++) {
+    Desc& dsc = descs_[i];
+    a.io(dsc.index);
+    a.io(dsc.opts1);
+    a.io(dsc.opts2);
+    a.io(dsc.addr);
   }
   // The offload fields are not saved: they are decoded from the first
   // descriptor, as begin_frame() did.
-  if (!descs_.empty()) decode_offload();
-  total_ = r.get<uint32_t>();
-  cur_desc_ = r.get<uint32_t>();
-  cur_off_ = r.get<uint32_t>();
-  goal_ = r.get<uint32_t>();
-  stream_pos_ = r.get<uint32_t>();
-  rd_addr_ = r.get<uint64_t>();
-  rd_len_ = r.get<uint32_t>();
-  buf_ = r.get_bytes(kMaxBytes);
-  header_ = r.get_bytes(kMaxBytes);
-  hdr_len_ = r.get<uint32_t>();
-  seg_index_ = r.get<uint32_t>();
-  seg_count_ = r.get<uint32_t>();
-  unit_fifo_ = r.get<uint32_t>();
-  unit_reserved_ = r.get_bool();
-  fifo_used_ = r.get<uint32_t>();
-  wire_busy_ = r.get_bool();
-  const uint32_t count = r.get<uint32_t>();
-  if (count > 4096) return r.fail();
-  fifo_.reset(count);
-  for (uint32_t i = 0; i < count && r.ok(); i++) {
-    WireFrame& f = fifo_.push_back();
-    f.bytes = r.get_bytes(kMaxBytes);
-    f.first_index = r.get<uint32_t>();
-    f.queue = r.get<uint8_t>();
-    f.fifo_bytes = r.get<uint32_t>();
-    f.completes = r.get_bool();
-    const uint32_t wb = r.get<uint32_t>();
-    if (wb > kMaxFrags) return r.fail();
-    f.writeback.clear();
-    for (uint32_t k = 0; k < wb; k++) {
-      const uint64_t addr = r.get<uint64_t>();
-      const uint32_t opts1 = r.get<uint32_t>();
-      f.writeback.emplace_back(addr, opts1);
+  if (a.loading()) {
+    off_ = packet::TxOffload{};
+    tso_ = false;
+    if (!descs_.empty()) decode_offload();
+  }
+  a.io(total_);
+  a.io(cur_desc_);
+  a.io(cur_off_);
+  a.io(goal_);
+  a.io(stream_pos_);
+  a.io(rd_addr_);
+  a.io(rd_len_);
+  a.bytes(buf_, kMaxBytes);
+  a.bytes(header_, kMaxBytes);
+  a.io(hdr_len_);
+  a.io(seg_index_);
+  a.io(seg_count_);
+  a.io(unit_fifo_);
+  a.io(unit_reserved_);
+  a.io(fifo_used_);
+  a.io(wire_busy_);
+  const uint32_t count = a.count(fifo_.size(), 4096);
+  if (a.loading()) fifo_.reset(count);
+  for (uint32_t i = 0; i < count && a.ok(); i++) {
+    WireFrame& f = a.loading() ? fifo_.push_back() : fifo_.at(i);
+    a.bytes(f.bytes, kMaxBytes);
+    a.io(f.first_index);
+    a.io(f.queue);
+    a.io(f.fifo_bytes);
+    a.io(f.completes);
+    const uint32_t wb = a.count(f.writeback.size(), kMaxFrags);
+    if (a.loading()) f.writeback.assign(wb, {});
+    for (uint32_t k = 0; k < wb && a.ok(); k++) {
+      a.io(f.writeback[k].first);
+      a.io(f.writeback[k].second);
     }
   }
 }

@@ -51,8 +51,8 @@ class TxEngine {
   }
   bool wire_busy() const { return wire_busy_; }
 
-  void save(StateWriter& w) const;
-  void load(StateReader& r);
+  // The component's state in the blob, for save and load alike (state_io.h).
+  void visit(Archive& a);
   const char* check() const;  // nullptr when the loaded state is consistent
 
  private:
