@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // rtl8168-bench: the RTL8168 model on a host with fake guest memory and
-// scripted drivers (no QEMU). Subcommands: mtu-sweep, episode, speed.
+// scripted drivers (no QEMU). Subcommands: mtu-sweep, episode, speed, params.
 #include <cstring>
 #include <iostream>
 
@@ -16,6 +16,8 @@ void usage(std::ostream& os) {
         "        register-level reproductions of the 2007 and 2009 r8169 bugs\n"
         "  speed [--csv]\n"
         "        simulated frames per host second, TX and RX, 64 and 1514 bytes\n"
+        "  params [--chip C] [--json]\n"
+        "        every model parameter with its default, unit and source\n"
         "Every command takes --help and --param NAME=VALUE (model parameters).\n";
 }
 }  // namespace
@@ -30,6 +32,7 @@ int main(int argc, char** argv) {
   if (cmd == "mtu-sweep") return bench::cmd_mtu_sweep(argc - 1, argv + 1);
   if (cmd == "episode") return bench::cmd_episode(argc - 1, argv + 1);
   if (cmd == "speed") return bench::cmd_speed(argc - 1, argv + 1);
+  if (cmd == "params") return bench::cmd_params(argc - 1, argv + 1);
   std::cerr << "rtl8168-bench: unknown command '" << cmd << "'\n";
   usage(std::cerr);
   return 2;

@@ -40,6 +40,7 @@ of the rtl8168sim sweeps), dma-burst-all.csv (every series with bench/wire/limit
 dma-burst.png (gnuplot; also scripts/plot-sweep).
 """
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -72,11 +73,9 @@ MONO_TOL = 0.015            # unlimited burst: 1.5 % (TCP/ACK timing and page-fr
                             # peak is 20-25 %)
 CPU_TOL = 0.03              # a point within 3 % of a bound is limited by it; further below
 CPU_BUSY = 95.0             # all bounds with the guest CPU at least this busy: limit=cpu
-# partner RX path, TIMING.md defaults (the partner NIC runs with the default profile)
-RX_READ_LATENCY_NS = 2900   # pcie-read-latency (profile.cc): the RX descriptor fetch per frame
-PCIE_MBPS = 250             # pcie-bandwidth (MB/s)
-PCIE_TLP_DATA = 64          # pcie-completion-size
-PCIE_TLP_OVERHEAD = 20      # pcie-tlp-overhead
+# The partner NIC runs with the default profile: its PCIe timing (pcie-read-latency,
+# pcie-bandwidth, pcie-completion-size, pcie-tlp-overhead) comes from the model itself,
+# `rtl8168-bench params --json` (model_defaults()), never from a copy here.
 DUT_LIMITS = ("dut-tx", "wire")
 PEAK_BURSTS = (512, 1024)
 
@@ -163,9 +162,9 @@ def bench_path():
 
 
 def bench_sweep(burst, mtus, bench=None):
-    """{mtu: mbps} from rtl8168-bench mtu-sweep (MTUs below 576 are outside its range)."""
+    """{mtu: mbps} from rtl8168-bench mtu-sweep (it takes MTUs 68..9000)."""
     bench = bench or bench_path()
-    mtus = sorted(m for m in set(mtus) if 576 <= m <= 9000)
+    mtus = sorted(m for m in set(mtus) if 68 <= m <= 9000)
     if not bench or not mtus:
         return {}
     out = {}
@@ -190,13 +189,34 @@ def bench_sweep(burst, mtus, bench=None):
     return out
 
 
+_DEFAULTS = {}
+
+
+def model_defaults(bench=None):
+    """{parameter: integer default} of the default chip profile, asked of the model
+    (`rtl8168-bench params --json`): the one source of the timing defaults."""
+    if not _DEFAULTS:
+        bench = bench or bench_path()
+        if not bench:
+            raise RuntimeError("dma-burst: build/bin/rtl8168-bench is missing (cmake --build build); "
+                               "it supplies the model's parameter defaults")
+        r = subprocess.run([bench, "params", "--json"], capture_output=True, text=True, check=True)
+        for name, p in json.loads(r.stdout).items():
+            try:
+                _DEFAULTS[name] = int(p["value"])
+            except ValueError:
+                pass
+    return _DEFAULTS
+
+
 # ---- analysis (pure) ---------------------------------------------------------------------
 def link_ns(nbytes):
     """PCIe transfer time of nbytes (model/src/timing.h link_transfer_time)."""
     if nbytes <= 0:
         return 0
-    overhead = -(-nbytes * PCIE_TLP_OVERHEAD // PCIE_TLP_DATA)
-    return -(-(nbytes + overhead) * 1000 // PCIE_MBPS)
+    d = model_defaults()
+    overhead = -(-nbytes * d["pcie-tlp-overhead"] // d["pcie-completion-size"])
+    return -(-(nbytes + overhead) * 1000 // d["pcie-bandwidth"])
 
 
 def partner_rx_goodput(mtu):
@@ -204,7 +224,7 @@ def partner_rx_goodput(mtu):
     (round trip + transfer), then the frame + FCS and the 8-byte write-back as posted writes
     (model/src/rx_engine.cc), one frame after the other."""
     frame = max(mtu + 14 + 4, 64)
-    ns = RX_READ_LATENCY_NS + link_ns(16) + link_ns(frame) + link_ns(8)
+    ns = model_defaults()["pcie-read-latency"] + link_ns(16) + link_ns(frame) + link_ns(8)
     return (mtu - HEADER) * 8 * 1000.0 / ns
 
 
