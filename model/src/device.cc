@@ -41,8 +41,8 @@ Time Device::paced(Time delay) {
 void Device::account_error(uint64_t& counter, uint16_t intr, TallyError t) {
   counter++;
   if (intr & reg::SYSErr) stats.sys_errors++;
-  if (t == TallyError::Tx) tally.c.tx_errors++;
-  if (t == TallyError::Rx) tally.c.rx_errors++;
+  if (t == TallyError::Tx) tally.counters.tx_errors++;
+  if (t == TallyError::Rx) tally.counters.rx_errors++;
   if (intr) irq.raise(intr);
 }
 
@@ -56,7 +56,7 @@ void Device::bad_call(Time now) {
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
     : irq(*this), phy(*this), tx(*this), rx(*this), tally(*this), timer(*this), cfg_(cfg),
-      t_(cfg.effective_timing()), ops_(ops) {}
+      timing_(cfg.effective_timing()), ops_(ops) {}
 
 void Device::power_on_reset(Time now) {
   Entry entry(*this, now);
@@ -73,7 +73,7 @@ void Device::power_on_reset(Time now) {
   // Counters last: halting the engines counts what they drop (frames in the
   // RX FIFO), and a reset device starts from zero.
   stats = rtl8168_stats{};
-  tally.c = TallyCounters{};
+  tally.counters = TallyCounters{};
   trace_.reset();
   npq_until_ = hpq_until_ = 0;
   phy.power_on();
@@ -210,11 +210,11 @@ void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_c
     case Hook::TxPoll:
       // HPQ / NPQ doorbells; the bits read back set for txpoll-ack-time.
       if (written & reg::HPQ) {
-        hpq_until_ = now_ + t_.txpoll_ack_time;
+        hpq_until_ = now_ + timing_.txpoll_ack_time;
         tx.doorbell(1);
       }
       if (written & reg::NPQ) {
-        npq_until_ = now_ + t_.txpoll_ack_time;
+        npq_until_ = now_ + timing_.txpoll_ack_time;
         tx.doorbell(0);
       }
       if (written & reg::FSWInt) irq.raise(reg::SWInt);
@@ -261,7 +261,7 @@ void Device::software_reset_start() {
   tx.reset();
   rx.reset();
   cancel(EventKind::ChipResetDone);
-  schedule_in(t_.chip_reset_time, EventKind::ChipResetDone);
+  schedule_in(timing_.chip_reset_time, EventKind::ChipResetDone);
 }
 
 void Device::software_reset_done() {

@@ -48,7 +48,7 @@ class Device {
   // ---- services for the components ----
   Time now() const { return now_; }
   const Config& config() const { return cfg_; }
-  const TimingParams& timing() const { return t_; }
+  const TimingParams& timing() const { return timing_; }
   void schedule_in(Time delay, EventKind kind, uint64_t arg = 0) {
     sched_.schedule(now_ + delay, kind, arg);
   }
@@ -121,7 +121,7 @@ class Device {
   const char* check_events() const;
 
   Config cfg_;
-  TimingParams t_;
+  TimingParams timing_;
   rtl8168_host_ops ops_;
   Scheduler sched_;
   Trace trace_;

@@ -182,7 +182,7 @@ void RxEngine::on_desc_done() {
     // No buffer: the frame is lost in the FIFO (RxOverflow; r8169 counts
     // it via the tally's rx_missed).
     d_.stats.rx_dropped_no_desc++;
-    d_.tally.c.rx_missed++;
+    d_.tally.counters.rx_missed++;
     d_.regs.set32(reg::RxMissed, d_.regs.u32(reg::RxMissed) + 1);
     d_.irq.raise(reg::RxOverflow | reg::RxFIFOOver);
     drop_head(kNoDesc);
@@ -223,11 +223,11 @@ void RxEngine::on_write_done() {
   d_.trace(Tr::RxFrame, len, pos_, opts1);
   d_.stats.rx_frames++;
   d_.stats.rx_bytes += len - 4;
-  d_.tally.c.rx_packets++;
+  d_.tally.counters.rx_packets++;
   switch (f.kind) {
-    case AddressClass::Unicast: d_.tally.c.rx_unicast++; break;
-    case AddressClass::Broadcast: d_.tally.c.rx_broadcast++; break;
-    case AddressClass::Multicast: d_.tally.c.rx_multicast++; break;
+    case AddressClass::Unicast: d_.tally.counters.rx_unicast++; break;
+    case AddressClass::Broadcast: d_.tally.counters.rx_broadcast++; break;
+    case AddressClass::Multicast: d_.tally.counters.rx_multicast++; break;
   }
   if (desc_opts1_ & desc::RingEnd) {
     pos_ = 0;

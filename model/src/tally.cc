@@ -15,19 +15,19 @@ void put_le(std::array<uint8_t, 64>& b, size_t& at, T v) {
 std::array<uint8_t, 64> Tally::block() const {
   std::array<uint8_t, 64> b{};
   size_t at = 0;
-  put_le(b, at, c.tx_packets);
-  put_le(b, at, c.rx_packets);
-  put_le(b, at, c.tx_errors);
-  put_le(b, at, c.rx_errors);
-  put_le(b, at, c.rx_missed);
-  put_le(b, at, c.align_errors);
-  put_le(b, at, c.tx_one_collision);
-  put_le(b, at, c.tx_multi_collision);
-  put_le(b, at, c.rx_unicast);
-  put_le(b, at, c.rx_broadcast);
-  put_le(b, at, c.rx_multicast);
-  put_le(b, at, c.tx_aborted);
-  put_le(b, at, c.tx_underrun);
+  put_le(b, at, counters.tx_packets);
+  put_le(b, at, counters.rx_packets);
+  put_le(b, at, counters.tx_errors);
+  put_le(b, at, counters.rx_errors);
+  put_le(b, at, counters.rx_missed);
+  put_le(b, at, counters.align_errors);
+  put_le(b, at, counters.tx_one_collision);
+  put_le(b, at, counters.tx_multi_collision);
+  put_le(b, at, counters.rx_unicast);
+  put_le(b, at, counters.rx_broadcast);
+  put_le(b, at, counters.rx_multicast);
+  put_le(b, at, counters.tx_aborted);
+  put_le(b, at, counters.tx_underrun);
   return b;
 }
 
@@ -47,7 +47,7 @@ void Tally::on_done() {
     const auto b = block();
     if (!d_.dma_write(addr, b.data(), b.size())) d_.irq.raise(reg::SYSErr);
   }
-  if (low & reg::CounterReset) c = TallyCounters{};
+  if (low & reg::CounterReset) counters = TallyCounters{};
   d_.regs.set32(reg::CounterAddrLow, low & ~(reg::CounterDump | reg::CounterReset));
 }
 
@@ -58,19 +58,19 @@ void Tally::visit(Archive& a) {
   uint32_t len = 64;
   a.io(len);
   if (len != 64) a.fail();
-  a.io(c.tx_packets);
-  a.io(c.rx_packets);
-  a.io(c.tx_errors);
-  a.io(c.rx_errors);
-  a.io(c.rx_missed);
-  a.io(c.align_errors);
-  a.io(c.tx_one_collision);
-  a.io(c.tx_multi_collision);
-  a.io(c.rx_unicast);
-  a.io(c.rx_broadcast);
-  a.io(c.rx_multicast);
-  a.io(c.tx_aborted);
-  a.io(c.tx_underrun);
+  a.io(counters.tx_packets);
+  a.io(counters.rx_packets);
+  a.io(counters.tx_errors);
+  a.io(counters.rx_errors);
+  a.io(counters.rx_missed);
+  a.io(counters.align_errors);
+  a.io(counters.tx_one_collision);
+  a.io(counters.tx_multi_collision);
+  a.io(counters.rx_unicast);
+  a.io(counters.rx_broadcast);
+  a.io(counters.rx_multicast);
+  a.io(counters.tx_aborted);
+  a.io(counters.tx_underrun);
 }
 
 }  // namespace rtl8168sim

@@ -32,7 +32,7 @@ struct TallyCounters {
 class Tally {
  public:
   explicit Tally(Device& d) : d_(d) {}
-  TallyCounters c;
+  TallyCounters counters;
 
   void on_command_write();   // CounterAddrLow written
   void on_done();            // the command's latency elapsed

@@ -401,7 +401,7 @@ bool TxEngine::refuse_frame(uint64_t reason) {
   // The chip completes a frame it cannot send with TxErr: descriptors are
   // handed back (Own cleared) so the ring keeps moving.
   if (reason != kDataDma) d_.stats.tx_bad_descriptors++;
-  d_.tally.c.tx_aborted++;
+  d_.tally.counters.tx_aborted++;
   const uint32_t first = descs_.empty() ? pos_[q_] : descs_[0].index;
   d_.trace(Tr::TxError, reason, first);
   const uint64_t base = ring_base(q_);
@@ -471,7 +471,7 @@ void TxEngine::on_wire_done() {
   }
   d_.stats.tx_frames++;
   d_.stats.tx_bytes += len;
-  d_.tally.c.tx_packets++;
+  d_.tally.counters.tx_packets++;
   fifo_used_ -= f.fifo_bytes;
   const bool completes = f.completes;
   bool written_back = true;
