@@ -53,12 +53,12 @@ void Phy::on_an_done(uint64_t gen) {
   const uint16_t adv = r0(ADVERTISE), ctrl1000 = r0(CTRL1000);
   uint32_t mbps = 0;
   bool full = false;
-  if (ctrl1000 & 0x0200) mbps = 1000, full = true;
-  else if (ctrl1000 & 0x0100) mbps = 1000, full = false;
-  else if (adv & 0x0100) mbps = 100, full = true;
-  else if (adv & 0x0080) mbps = 100, full = false;
-  else if (adv & 0x0040) mbps = 10, full = true;
-  else if (adv & 0x0020) mbps = 10, full = false;
+  if (ctrl1000 & ADVERTISE_1000FULL) mbps = 1000, full = true;
+  else if (ctrl1000 & ADVERTISE_1000HALF) mbps = 1000, full = false;
+  else if (adv & ADVERTISE_100FULL) mbps = 100, full = true;
+  else if (adv & ADVERTISE_100HALF) mbps = 100, full = false;
+  else if (adv & ADVERTISE_10FULL) mbps = 10, full = true;
+  else if (adv & ADVERTISE_10HALF) mbps = 10, full = false;
   if (mbps == 0) return;  // nothing in common: no link
   r0(BMSR) |= BMSR_ANEGCOMPLETE;
   r0(LPA) = kPartnerLpa;
@@ -100,13 +100,13 @@ void Phy::on_phyar_write() {
 
 void Phy::on_phyar_done() {
   const uint32_t v = d_.regs.u32(reg::PHYAR);
-  const unsigned r = (v >> 16) & 0x1f;
+  const unsigned r = (v & reg::kPhyarRegMask) >> reg::kPhyarRegShift;
   if (v & reg::kAccessFlag) {
     mdio_write(r, static_cast<uint16_t>(v));
     d_.regs.set32(reg::PHYAR, v & ~reg::kAccessFlag);
   } else {
     const uint16_t data = mdio_read(r);
-    d_.regs.set32(reg::PHYAR, reg::kAccessFlag | (v & 0x001f0000u) | data);
+    d_.regs.set32(reg::PHYAR, reg::kAccessFlag | (v & reg::kPhyarRegMask) | data);
   }
 }
 

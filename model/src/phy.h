@@ -27,6 +27,10 @@ inline constexpr uint16_t BMCR_RESET = 0x8000, BMCR_ANENABLE = 0x1000, BMCR_PDOW
                           BMCR_SPEED100 = 0x2000, BMCR_SPEED1000 = 0x0040;
 inline constexpr uint16_t BMSR_LSTATUS = 0x0004, BMSR_ANEGCOMPLETE = 0x0020;
 inline constexpr uint16_t LPA_PAUSE_CAP = 0x0400;
+// ADVERTISE (reg 4) and CTRL1000 (reg 9) ability bits (linux/mii.h names).
+inline constexpr uint16_t ADVERTISE_10HALF = 0x0020, ADVERTISE_10FULL = 0x0040,
+                          ADVERTISE_100HALF = 0x0080, ADVERTISE_100FULL = 0x0100;
+inline constexpr uint16_t ADVERTISE_1000HALF = 0x0100, ADVERTISE_1000FULL = 0x0200;
 // What the emulated link partner advertises: ACK | pause | 100/10 full/half.
 inline constexpr uint16_t kPartnerLpa = 0x45e1;
 }  // namespace mii

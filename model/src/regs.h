@@ -101,6 +101,9 @@ inline constexpr uint8_t Cfg9346_Unlock = 0xc0;
 
 // PHYAR / CSIAR / ERIAR / EPHYAR / OCPAR / GPHY_OCP: bit 31 is the flag.
 inline constexpr uint32_t kAccessFlag = 0x80000000u;
+// PHYAR: MII register address in bits 20:16, data in 15:0 (r8169 r8169_mdio_write).
+inline constexpr uint32_t kPhyarRegMask = 0x001f0000u;
+inline constexpr unsigned kPhyarRegShift = 16;
 
 // CounterAddrLow command bits (r8169 CounterReset / CounterDump)
 inline constexpr uint32_t CounterReset = 0x1;

@@ -25,6 +25,7 @@ enum class EventKind : uint8_t {
   RxWriteDone,      // the RX engine's data + write-back completed
   MitigationTimer,  // IntrMitigate timer (arg: 0 = RX, 1 = TX)
   ChipTimer,        // TCTR reached TimerInt
+  SideBusDone,      // an ERI / EPHY / CSI access finished (arg: side_bus.h Bus)
   kCount
 };
 

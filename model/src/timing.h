@@ -31,6 +31,11 @@ struct TimingParams {
   Time chip_reset_time = 0;         // ChipCmd reset self-clear
   Time dtccr_time = 0;              // tally dump/reset command latency before the DMA
   Time txpoll_ack_time = 0;         // NPQ bit reads back set for this long after a doorbell
+  // Side buses of chips that have them (profile.h ChipProfile::side_buses;
+  // side_bus.h): one access from the command write to its completion flag.
+  Time eri_time = 0;                // ERIAR: ExGMAC register access
+  Time ephy_time = 0;               // EPHYAR: PCIe SerDes PHY register access
+  Time csi_time = 0;                // CSIAR: configuration space access
   // Chip timer (TCTR). A clock, not a latency: kept in functional mode.
   uint32_t timer_clock_mhz = 125;   // TCTR count rate
 };
