@@ -391,6 +391,57 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
     drain(e);
     add("timed-burst-link-flap", e);
   }
+  // Issue 7's defects, one seed each: 1, 3, 4 and 7 broke an invariant of the
+  // target on the model before 3a8cf17 (regressions/README.md); 6 is coverage.
+  {
+    // 1: the state blob after an SG frame was refused (cur_desc_ kept).
+    Encoder e = header(0);
+    bring_up(e);
+    tx(e, kTxKick, kRaw, 100, 2);
+    e.op(kSave).u8(0);
+    e.op(kMigrate).u8(0).u8(0);
+    add("issue7-sg-state", e);
+  }
+  {
+    // 3: a 1-entry ring holding one TSO descriptor, MSS 1, write-backs failing
+    // (read-only ring): one doorbell re-segmented it without bound.
+    Encoder e = header(0);
+    UpArgs a;
+    a.tx_n = 1;
+    bring_up(e, a);
+    e.op(kFault).u8(4 | 2).u32(0).u16(0x3ff);  // writes to the NPQ ring fail
+    tx(e, kTxKick | kTxTso, kIpv4Tcp, 6000, 1, 1);
+    drain(e, 4);
+    add("issue7-tso-readonly-ring", e);
+  }
+  {
+    // 4: stats not zero after rtl8168_reset with frames in the RX FIFO.
+    Encoder e = header(kFlagTiming);
+    bring_up(e);
+    rx(e, kRxOurs, 1000);
+    rx(e, kRxOurs, 1000);
+    e.op(kReset);
+    add("issue7-reset-stats", e);
+  }
+  {
+    // 6: TimerInt raises PCSTimeout when TCTR reaches it.
+    Encoder e = header(kFlagTiming);
+    bring_up(e);
+    e.op(kRegWriteKnown).u8(13).u32(0x4000);  // IntrMask = PCSTimeout
+    e.op(kRegWriteKnown).u8(26).u32(1000);    // TimerInt
+    e.op(kRegWriteKnown).u8(17).u32(0);       // TCTR reset
+    drain(e, 8);
+    ack(e);
+    drain(e, 8);
+    add("issue7-chip-timer", e);
+  }
+  {
+    // 7: receive(NULL, len) returned len without counting.
+    Encoder e = header(0);
+    bring_up(e);
+    e.op(kNullReceive).u16(64);
+    add("issue7-null-receive", e);
+  }
   return s;
 }
 
