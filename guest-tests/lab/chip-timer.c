@@ -13,10 +13,16 @@
  *   2. TimerInt (0x58) = P us * F, then TCTR = 0 (the count must reach TimerInt; one that is
  *      already past it matches only after the 32-bit wrap): with IntrMask (0x3C) = 0 (no
  *      interrupt; the bit only latches), IntrStatus (0x3E) bit 14 PCSTimeout must latch once per period: polled and
- *      cleared (write 1) for N periods (default 20), the number of latches must be N-1..N+1
+ *      cleared (write 1) for N and a half periods (N default 20), the number of latches must be N+-1
  *      and their mean spacing P +-2 %, none closer than P/2 (a latch per period, not a level).
- *   3. TimerInt = 0 switches it off: no latch in the next 3 periods.
- * Registers are restored (TimerInt 0, IntrMask as found, PCSTimeout cleared).
+ *   3. With IntrMask = PCSTimeout the interrupt line follows, once per period (what a driver
+ *      that moderates with the timer waits for): INTx is kept from the guest with
+ *      PCI_COMMAND.INTX_DISABLE, but QEMU still shows the line's level in PCI_STATUS bit 3
+ *      (Interrupt Status), read through sysfs config; N and a half periods must give N+-1 rising
+ *      levels, each with PCSTimeout set in IntrStatus, each gone after the ack (MSI must be
+ *      off: the NIC is unbound).
+ *   4. TimerInt = 0 switches it off: no latch in the next 3 periods.
+ * Registers are restored (TimerInt 0, IntrMask and PCI_COMMAND as found, PCSTimeout cleared).
  * Output: one line "RESULT tool=chip-timer status=ok|fail ... [reason=...]"; exit 0 when ok,
  * 1 when a check failed, 2 on bad arguments or when BAR2 cannot be mapped.
  */
@@ -34,6 +40,19 @@ enum { TCTR = 0x48, TIMER_INT = 0x58, INTR_MASK = 0x3c, INTR_STATUS = 0x3e };
 #define PCS_TIMEOUT 0x4000u
 
 static volatile uint8_t *g_bar;
+static int g_cfg = -1;
+
+static uint16_t cfg16(unsigned off) {
+  uint16_t v = 0xffff;
+  if (pread(g_cfg, &v, 2, off) != 2) v = 0xffff;
+  return v;
+}
+static void cfg16_write(unsigned off, uint16_t v) {
+  if (pwrite(g_cfg, &v, 2, off) != 2) perror("config write");
+}
+#define PCI_COMMAND_INTX_DISABLE 0x400u
+#define PCI_STATUS_INTERRUPT 0x08u
+#define MSI_CONTROL 0x52 /* the shim's MSI capability at 0x50 */
 
 static uint32_t rd32(unsigned off) { return *(volatile uint32_t *)(g_bar + off); }
 static uint16_t rd16(unsigned off) { return *(volatile uint16_t *)(g_bar + off); }
@@ -86,6 +105,12 @@ int main(int argc, char **argv) {
     perror("mmap resource2");
     return 2;
   }
+  snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", argv[1]);
+  g_cfg = open(path, O_RDWR);
+  if (g_cfg < 0) {
+    perror(path);
+    return 2;
+  }
 
   const uint16_t mask0 = rd16(INTR_MASK);
   wr16(INTR_MASK, 0);
@@ -118,7 +143,8 @@ int main(int argc, char **argv) {
   wr32(TIMER_INT, compare);
   wr32(TCTR, 0);
   uint64_t start = now_ns();
-  const uint64_t window = (uint64_t)(periods * period_us * 1000.0);
+  /* N periods and a half: N matches, the last one half a period before the end */
+  const uint64_t window = (uint64_t)((periods + 0.5) * period_us * 1000.0);
   while (now_ns() - start < window) {
     if (rd16(INTR_STATUS) & PCS_TIMEOUT) {
       uint64_t t = now_ns();
@@ -144,7 +170,36 @@ int main(int argc, char **argv) {
   const uint32_t ti_read = rd32(TIMER_INT);
   if (ti_read != compare) failure("TimerInt does not read back");
 
-  /* 3. TimerInt = 0: off */
+  /* 3. IntrMask = PCSTimeout: the INT line rises once per period */
+  const uint16_t cmd0 = cfg16(0x04);
+  unsigned irqs = 0, irq_without_bit = 0, stuck = 0;
+  if (cfg16(MSI_CONTROL) & 1) failure("MSI is still enabled on the unbound NIC");
+  cfg16_write(0x04, (uint16_t)(cmd0 | PCI_COMMAND_INTX_DISABLE));
+  wr32(TIMER_INT, 0);
+  wr16(INTR_STATUS, 0xffff);
+  const unsigned high_idle = (cfg16(0x06) & PCI_STATUS_INTERRUPT) != 0;
+  if (high_idle) failure("the INT line is high with nothing pending");
+  wr16(INTR_MASK, PCS_TIMEOUT);
+  wr32(TIMER_INT, compare);
+  wr32(TCTR, 0);
+  start = now_ns();
+  while (now_ns() - start < window) {
+    if (cfg16(0x06) & PCI_STATUS_INTERRUPT) {
+      irqs++;
+      if (!(rd16(INTR_STATUS) & PCS_TIMEOUT)) irq_without_bit++;
+      wr16(INTR_STATUS, PCS_TIMEOUT);
+      if (cfg16(0x06) & PCI_STATUS_INTERRUPT) stuck++;
+    }
+  }
+  wr16(INTR_MASK, 0);
+  wr32(TIMER_INT, 0);
+  wr16(INTR_STATUS, PCS_TIMEOUT);
+  cfg16_write(0x04, cmd0);
+  if (irqs + 1 < periods || irqs > periods + 1) failure("the INT line did not rise once per period with IntrMask = PCSTimeout");
+  if (irq_without_bit) failure("the INT line rose without PCSTimeout in IntrStatus");
+  if (stuck) failure("the INT line stayed high after PCSTimeout was acknowledged");
+
+  /* 4. TimerInt = 0: off */
   wr32(TIMER_INT, 0);
   wr16(INTR_STATUS, PCS_TIMEOUT);
   unsigned off_latches = 0;
@@ -163,10 +218,10 @@ int main(int argc, char **argv) {
                "RESULT tool=chip-timer status=%s bdf=%s mhz=%.3f tctr_mhz=%.3f tctr=%u,%u,%u "
                "restart_count=%u period_us=%.1f timer_int=%u periods=%u latches=%u "
                "mean_period_us=%.3f min_period_us=%.3f max_period_us=%.3f early=%u "
-               "off_latches=%u",
+               "intx_rises=%u intx_without_pcs=%u intx_stuck=%u off_latches=%u",
                g_reason[0] ? "fail" : "ok", argv[1], mhz, tctr_mhz, c0, c1, c2, c_restart,
-               period_us, compare, periods, latches, mean_us, min_us, max_us, early,
-               off_latches);
+               period_us, compare, periods, latches, mean_us, min_us, max_us, early, irqs,
+               irq_without_bit, stuck, off_latches);
   if (g_reason[0] && n > 0 && (size_t)n < sizeof(line)) {
     char *p;
     for (p = g_reason; *p; p++)
