@@ -68,6 +68,23 @@ TEST(ApiReliability, RefusedLoadLeavesDeviceExactlyAsItWas) {
   EXPECT_EQ(rtl8168_trace_events(nic.host.dev()), events_before);
 }
 
+// Found by the fuzzer: a ChipCmd write of 0 while a software reset was in
+// progress cleared CmdReset with its completion still pending, and the blob
+// saved then was refused ("reset bit does not match its completion event").
+TEST(ApiReliability, ChipCmdWriteDuringResetKeepsResetAndStateLoads) {
+  Nic nic(default_params(true));
+  ASSERT_UP(nic);
+  nic.host.w8(kChipCmd, kCmdReset);
+  nic.host.w8(kChipCmd, kCmdTxEnb | kCmdRxEnb);  // same instant: reset still running
+  EXPECT_TRUE(nic.host.r8(kChipCmd) & kCmdReset) << "CmdReset only self-clears";
+  const std::vector<uint8_t> blob = nic.host.save();
+  TestHost fresh(default_params(true), nic.host.mem(), nic.host.now());
+  std::string err;
+  EXPECT_EQ(fresh.load(blob, &err), 0) << err;
+  nic.host.advance(kChipResetTime + 1);
+  EXPECT_FALSE(nic.host.r8(kChipCmd) & kCmdReset);
+}
+
 // ---- 2. a mutated blob is refused or harmless -------------------------------
 
 // A blob taken in the middle of a TSO frame (headers fetched, segments in
