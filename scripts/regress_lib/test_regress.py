@@ -207,6 +207,18 @@ class BadInputCli(unittest.TestCase):
                                 "--kernel", "6.1"),
                    r"vermagic 6\.12\.\S+ does not match the 6\.1 guest kernel")
 
+    @unittest.skipUnless(have_image("6.1"), "no 6.1 image")
+    def test_bisect_step_skips_a_revision_that_does_not_build(self):
+        src = self.tmp / "src"
+        src.mkdir()
+        (src / "r8169_main.c").write_text("#include <linux/module.h>\nthis is not C;\n")
+        (src / "Makefile").write_text("r8169-objs := r8169_main.o\nobj-m += r8169.o\n")
+        p = subprocess.run([sys.executable, str(REPO / "scripts/bisect"), "--kernel", "6.1",
+                            "--scenarios", "txpoll-stall", "--out", str(self.tmp / "o"),
+                            "--step", str(src)], capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 125, p.stdout + p.stderr)   # git bisect run: skip
+        self.assertRegex(p.stdout, r"(?m)^SKIP \S+ does not build: .*error")
+
     def test_bisect_bad_input(self):
         p = self.regress("--good", "HEAD~1", "--bad", "HEAD", "--repo", str(self.tmp),
                          "--kernel", "6.1", prog="bisect")
