@@ -185,6 +185,7 @@ def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
     if bad:
         why = "; ".join(f"[{c['case']}] expected {c['expected']}, observed "
                         f"{c['observed'] or 'nothing'}" + (f": {c['reason']}" if c['reason'] else "")
+                        + (f" ({common.short_figures(c)})" if c.get("figures") else "")
                         for c in bad)
         return Result(name, kernel, module.label, "FAIL", why, wall, out_dir, log_text,
                       metrics, base, slim)
