@@ -54,6 +54,8 @@ lab_check_order() {
   [ "$ofo_a" -eq 0 ] && [ "$ofo_b" -eq 0 ] && return 0
   if [ "$loss_a" -gt 0 ] || [ "$loss_b" -gt 0 ] || [ "$wd" -gt 0 ]; then
     lab_log "order: out-of-order TCP segments follow frames a NIC lost ($loss_a + $loss_b, $wd TX timeouts): holes, not reordering"
+    # which counters (rx errs drop fifo frame / tx errs drop fifo, tally rx_missed)
+    lab_log "order: dut $(awk -v i="$IFA:" '$1 == i { print "rx", $4, $5, $6, $7, "tx", $12, $13, $14 }' /proc/net/dev) rx_missed $(lab_stat rx_missed); partner $(ns cat /proc/net/dev | awk -v i="$IFB:" '$1 == i { print "rx", $4, $5, $6, $7, "tx", $12, $13, $14 }') rx_missed $(ns ethtool -S "$IFB" 2>/dev/null | awk '$1 == "rx_missed:" {print $2}')"
     return 0
   fi
   [ "${LAB_ofo_check:-1}" = 0 ] && { lab_log "order: check disabled (ofo_check=0)"; return 0; }
