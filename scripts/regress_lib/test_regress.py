@@ -89,7 +89,7 @@ class Baselines(unittest.TestCase):
 
 def _result(name, status, reason, log=""):
     return {"name": name, "kernel": "6.1", "driver": "x.patch@0123abcd", "kind": "lab",
-            "status": status, "reason": reason, "wall_s": 1.5, "out_dir": "/tmp/x", "log": log,
+            "status": status, "reason": reason, "wall_s": 1.5, "out_dir": "out/x", "log": log,
             "metrics": {}, "baseline": [], "cases": []}
 
 
