@@ -275,11 +275,12 @@ const char* RxEngine::check() const {
   uint64_t reserved = 0;
   for (size_t i = 0; i < fifo_.size(); i++) {
     const RxFrame& f = fifo_.at(i);
-    if (f.bytes.size() < kMinFrame + 4) return "RX FIFO frame too short";
     if (f.kind > AddressClass::Multicast) return "RX address class invalid";
     if (f.status & ~kStatusBits) return "RX status bits invalid";
     if (f.opts2 & ~(desc::RxVlanTag | 0xffffu)) return "RX opts2 invalid";
+    // A minimum frame (60 + FCS) whose 802.1Q tag was stripped is 4 shorter.
     const uint32_t tag = (f.opts2 & desc::RxVlanTag) ? 4 : 0;
+    if (f.bytes.size() + tag < kMinFrame + 4) return "RX FIFO frame too short";
     if (f.fifo_bytes != f.bytes.size() + tag) return "RX FIFO reservation disagrees with the frame";
     reserved += f.fifo_bytes;
   }

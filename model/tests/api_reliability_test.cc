@@ -85,6 +85,19 @@ TEST(ApiReliability, ChipCmdWriteDuringResetKeepsResetAndStateLoads) {
   EXPECT_FALSE(nic.host.r8(kChipCmd) & kCmdReset);
 }
 
+// Found by the fuzzer: a short 802.1Q frame (padded to 60, then its tag
+// stripped: 56 + FCS in the FIFO) made the blob saved meanwhile unloadable.
+TEST(ApiReliability, ShortVlanFrameInRxFifoStateLoads) {
+  Nic nic(default_params(true));  // the driver enables RX VLAN stripping
+  ASSERT_UP(nic);
+  const Bytes tagged = vlan_insert(frame_to_us(40, 3), 0x0123);
+  ASSERT_EQ(nic.host.receive(tagged), tagged.size());
+  const std::vector<uint8_t> blob = nic.host.save();  // the frame waits for its descriptor
+  TestHost fresh(default_params(true), nic.host.mem(), nic.host.now());
+  std::string err;
+  EXPECT_EQ(fresh.load(blob, &err), 0) << err;
+}
+
 // ---- 2. a mutated blob is refused or harmless -------------------------------
 
 // A blob taken in the middle of a TSO frame (headers fetched, segments in
