@@ -38,15 +38,14 @@
 #define TYPE_RTL8168 "rtl8168"
 OBJECT_DECLARE_SIMPLE_TYPE(RTL8168State, RTL8168)
 
+/*
+ * Chip identity (device ID, revision, subsystem, capability offsets) comes
+ * from the model's profile table (rtl8168_config_pci_identity) at realize
+ * time; the class defaults below only name the type before a chip is chosen.
+ */
 #define RTL8168_PCI_DEVICE_ID 0x8168 /* no PCI_DEVICE_ID_REALTEK_8168 in QEMU */
-#define RTL8168_PCI_REVISION 0x02
 #define RTL8168_IO_BAR 0
 #define RTL8168_MMIO_BAR 2
-
-/* Capability offsets as on real RTL8168c/8111c parts (lspci -vv). */
-#define RTL8168_PM_OFFSET 0x40
-#define RTL8168_MSI_OFFSET 0x50
-#define RTL8168_PCIE_OFFSET 0x70
 
 /*
  * Upper bound for an incoming state blob (the model's blob is a few KiB plus
@@ -511,15 +510,14 @@ static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
  * PCI PM 1.1 without PME: the r8169 driver then keeps the device out of
  * runtime suspend (R8169-NOTES.md section 8).
  */
-static bool rtl8168_add_pm_capability(PCIDevice *pdev, Error **errp)
+static bool rtl8168_add_pm_capability(PCIDevice *pdev, uint8_t off,
+                                      Error **errp)
 {
-    if (pci_pm_init(pdev, RTL8168_PM_OFFSET, errp) < 0) {
+    if (pci_pm_init(pdev, off, errp) < 0) {
         return false;
     }
-    pci_set_word(pdev->config + RTL8168_PM_OFFSET + PCI_PM_PMC,
-                 PCI_PM_CAP_VER_1_1);
-    pci_set_word(pdev->wmask + RTL8168_PM_OFFSET + PCI_PM_CTRL,
-                 PCI_PM_CTRL_STATE_MASK);
+    pci_set_word(pdev->config + off + PCI_PM_PMC, PCI_PM_CAP_VER_1_1);
+    pci_set_word(pdev->wmask + off + PCI_PM_CTRL, PCI_PM_CTRL_STATE_MASK);
     return true;
 }
 
@@ -527,10 +525,11 @@ static bool rtl8168_add_pm_capability(PCIDevice *pdev, Error **errp)
  * MSI, 1 vector, 64-bit, no per-vector masking. A machine without working
  * MSI (-ENOTSUP) is not an error: the model then uses INTx.
  */
-static bool rtl8168_add_msi_capability(PCIDevice *pdev, Error **errp)
+static bool rtl8168_add_msi_capability(PCIDevice *pdev, uint8_t off,
+                                       Error **errp)
 {
     Error *err = NULL;
-    int ret = msi_init(pdev, RTL8168_MSI_OFFSET, 1, true, false, &err);
+    int ret = msi_init(pdev, off, 1, true, false, &err);
 
     if (ret == -ENOTSUP) {
         error_free(err);
@@ -548,6 +547,7 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
     RTL8168State *s = RTL8168(pdev);
     DeviceState *d = DEVICE(pdev);
     rtl8168_config *cfg;
+    rtl8168_pci_identity id;
     char err[512];
     const rtl8168_host_ops ops = {
         .opaque = s,
@@ -574,19 +574,23 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
         return;
     }
 
+    rtl8168_config_pci_identity(cfg, &id);
     pdev->config_write = rtl8168_write_config;
+    pci_config_set_vendor_id(pdev->config, id.vendor_id);
+    pci_config_set_device_id(pdev->config, id.device_id);
+    pci_config_set_revision(pdev->config, id.revision);
     pdev->config[PCI_INTERRUPT_PIN] = 1; /* INTA# */
     pci_set_word(pdev->config + PCI_SUBSYSTEM_VENDOR_ID,
-                 PCI_VENDOR_ID_REALTEK);
-    pci_set_word(pdev->config + PCI_SUBSYSTEM_ID, RTL8168_PCI_DEVICE_ID);
+                 id.subsystem_vendor_id);
+    pci_set_word(pdev->config + PCI_SUBSYSTEM_ID, id.subsystem_id);
 
-    if (!rtl8168_add_pm_capability(pdev, errp)) {
+    if (!rtl8168_add_pm_capability(pdev, id.pm_offset, errp)) {
         goto fail_cfg;
     }
-    if (!rtl8168_add_msi_capability(pdev, errp)) {
+    if (!rtl8168_add_msi_capability(pdev, id.msi_offset, errp)) {
         goto fail_cfg;
     }
-    if (pcie_endpoint_cap_init(pdev, RTL8168_PCIE_OFFSET) < 0) {
+    if (pcie_endpoint_cap_init(pdev, id.pcie_offset) < 0) {
         error_setg(errp, "rtl8168: cannot add the PCI Express capability");
         goto fail_msi;
     }
@@ -766,8 +770,7 @@ static void rtl8168_class_init(ObjectClass *klass, void *data)
     k->realize = rtl8168_realize;
     k->exit = rtl8168_exit;
     k->vendor_id = PCI_VENDOR_ID_REALTEK;
-    k->device_id = RTL8168_PCI_DEVICE_ID;
-    k->revision = RTL8168_PCI_REVISION;
+    k->device_id = RTL8168_PCI_DEVICE_ID; /* realize sets the profile's */
     k->class_id = PCI_CLASS_NETWORK_ETHERNET;
     k->romfile = "";
 

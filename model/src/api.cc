@@ -32,6 +32,13 @@ extern "C" {
 rtl8168_config* rtl8168_config_new(void) { return new (std::nothrow) rtl8168_config(); }
 void rtl8168_config_free(rtl8168_config* cfg) { delete cfg; }
 
+void rtl8168_config_pci_identity(const rtl8168_config* cfg, rtl8168_pci_identity* out) {
+  if (!cfg || !out) return;
+  const rtl8168sim::PciIdentity& p = cfg->cfg.profile->pci;
+  *out = rtl8168_pci_identity{p.vendor_id,  p.device_id, p.subsystem_vendor_id, p.subsystem_id,
+                              p.revision,   p.pm_offset, p.msi_offset,          p.pcie_offset};
+}
+
 int rtl8168_config_set(rtl8168_config* cfg, const char* name, const char* value, char* err,
                        size_t errlen) {
   if (!cfg || !name || !value) {

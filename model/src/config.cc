@@ -16,6 +16,7 @@ TimingParams Config::effective_timing() const {
   z.pcie_bandwidth = 0;  // link_transfer_time() == 0
   z.phy_an_time = z.phy_reset_time = z.phyar_time = 0;
   z.chip_reset_time = z.dtccr_time = z.txpoll_ack_time = 0;
+  z.eri_time = z.ephy_time = z.csi_time = 0;
   return z;
 }
 
@@ -85,7 +86,7 @@ Param mxdma_param(const char* name, const char* desc, int Config::*field) {
 
 const std::vector<Param>& params() {
   static const std::vector<Param> table = {
-      {{"chip", "", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4)"},
+      {{"chip", "", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4; 8168evl = RTL8168evl/8111evl, XID 0x2c8)"},
        [](Config& c, const std::string& s) -> std::string {
          const ChipProfile* p = find_profile(s);
          if (!p) return "unknown chip '" + s + "' (known: " + std::string(profile_ids()) + ")";
@@ -119,6 +120,12 @@ const std::vector<Param>& params() {
       {{"lossy-txpoll", "bool", "Quirk: NPQ doorbells while the TX engine is busy are lost (RTL8111b/8168, r8169 '8168 hack')"},
        [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.lossy_txpoll); },
        [](const Config& c) { return on_off(c.quirks.lossy_txpoll); }},
+      {{"evl-short-csum", "bool", "Quirk (8168evl): a frame < 60 bytes padded by the chip with checksum offload gets a checksum over the padded length (r8169 rtl_quirk_packet_padto)"},
+       [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.evl_short_csum); },
+       [](const Config& c) { return on_off(c.quirks.evl_short_csum); }},
+      {{"evl-tso-defects", "bool", "Quirk (8168evl): TSO output wrong with IPv4/TCP options or a last SG fragment <= 6 bytes (r8169 rtl8168evl_fix_tso)"},
+       [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.evl_tso_defects); },
+       [](const Config& c) { return on_off(c.quirks.evl_tso_defects); }},
       mxdma_param("tx-mxdma", "Force the TX DMA burst (TxConfig MXDMA) regardless of the register: auto or 0..7", &Config::tx_mxdma),
       uint_param("pcie-read-latency", "ns", "Round trip of one non-posted PCIe read (request to last completion header)", &TimingParams::pcie_read_latency, 0, 1'000'000),
       uint_param("pcie-bandwidth", "MB/s", "PCIe payload bandwidth per direction (Gen1 x1: 2.5 GT/s x 8b/10b = 250)", &TimingParams::pcie_bandwidth, 1, 100'000),
@@ -133,6 +140,9 @@ const std::vector<Param>& params() {
       uint_param("chip-reset-time", "ns", "ChipCmd reset self-clear (r8169 polls 100 x 100 us)", &TimingParams::chip_reset_time, 0, 10'000'000),
       uint_param("dtccr-time", "ns", "Tally counter command latency before its DMA", &TimingParams::dtccr_time, 0, 10'000'000),
       uint_param("txpoll-ack-time", "ns", "NPQ reads back set this long after a doorbell (HISTORY.md: < 90 ns)", &TimingParams::txpoll_ack_time, 0, 1'000'000),
+      uint_param("eri-time", "ns", "One ERI (ExGMAC) access, ERIAR command to completion flag (chips with side buses)", &TimingParams::eri_time, 0, 1'000'000),
+      uint_param("ephy-time", "ns", "One EPHY (PCIe SerDes PHY) access through EPHYAR (chips with side buses)", &TimingParams::ephy_time, 0, 1'000'000),
+      uint_param("csi-time", "ns", "One CSI (configuration space) access through CSIAR (chips with side buses)", &TimingParams::csi_time, 0, 1'000'000),
       uint_param("timer-clock", "MHz", "TCTR count rate (RTL8169 datasheet: the PCI clock; PCIe parts: the 125 MHz core clock)", &TimingParams::timer_clock_mhz, 1, 1000),
   };
   return table;

@@ -23,6 +23,7 @@
 #include "rtl8168/rtl8168.h"
 #include "rx_engine.h"
 #include "scheduler.h"
+#include "side_bus.h"
 #include "tally.h"
 #include "trace.h"
 #include "tx_engine.h"
@@ -94,6 +95,7 @@ class Device {
   RxEngine rx;
   Tally tally;
   ChipTimer timer;
+  SideBus side;  // ERI / EPHY / CSI of profiles with side_buses
   rtl8168_stats stats{};
   uint64_t trace_hash() const { return trace_.hash(); }
   uint64_t trace_count() const { return trace_.count(); }

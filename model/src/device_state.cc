@@ -11,10 +11,11 @@
 // counter, no trace record.
 //
 // Layout (little-endian, version 3): magic, version, chip id, now, register
-// file, IRQ, PHY, TX, RX, tally, timer, statistics field by field (each by
-// name in kStatsFields, so adding a counter is a visible layout change),
-// trace hash and count, TxPoll read-back deadlines, pending events, next
-// event sequence number.
+// file, IRQ, PHY, TX, RX, tally, timer, side buses (ERI/EPHY/CSI; only for
+// profiles that have them), statistics field by field (each by name in
+// kStatsFields, so adding a counter is a visible layout change), trace hash
+// and count, TxPoll read-back deadlines, pending events, next event
+// sequence number.
 #include <algorithm>
 #include <cstring>
 
@@ -77,6 +78,8 @@ void Device::visit_state(Archive& a) {
   rx.visit(a);
   tally.visit(a);
   timer.visit(a);
+  // Profiles with side buses only (the 8168c blob is unchanged).
+  if (cfg_.profile->side_buses) side.visit(a);
   for (const auto field : kStatsFields) a.io(stats.*field);
   uint64_t hash = trace_.hash(), count = trace_.count();
   a.io(hash);
@@ -153,6 +156,15 @@ const char* Device::check_events() const {
     }
     if (found != irq.mitigation_timer_armed(which)) return "mitigation timer state inconsistent";
   }
+  unsigned busy_buses = 0;
+  for (unsigned b = 0; b < SideBus::kBuses; b++) {
+    busy_buses += side.busy(static_cast<SideBus::Bus>(b));
+    unsigned pending = 0;
+    for (const Event& e : events) pending += e.kind == EventKind::SideBusDone && e.arg == b;
+    if (pending != (side.busy(static_cast<SideBus::Bus>(b)) ? 1u : 0u))
+      return "side-bus access does not match its completion event";
+  }
+  if (count(EventKind::SideBusDone) != busy_buses) return "side-bus event for no bus";
   return nullptr;
 }
 
@@ -193,6 +205,7 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
   if (!why) why = tx.check();
   if (!why) why = rx.check();
   if (!why) why = timer.check(now_);
+  if (!why && cfg_.profile->side_buses) why = side.check();
   if (!why) why = check_events();
   if (why) {
     err = std::string("inconsistent state blob: ") + why;

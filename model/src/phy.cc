@@ -110,10 +110,38 @@ void Phy::on_phyar_done() {
   }
 }
 
+bool Phy::generic() const { return d_.config().profile->phy_model == PhyModel::Rtl8168eInternal; }
+
+// RTL8211B: page_ is 0..7 (the select value modulo 8). Generic PHY: pages
+// 0..7 are banked (r8169_phy_config.c rtl8168e_2_hw_phy_config uses 0-3, 5
+// and 7); any other page has no storage (reads 0, writes are dropped)
+// except the live PHYSR below.
+uint16_t* Phy::bank(unsigned reg) {
+  if (page_ >= kPages) return nullptr;
+  return &regs_[page_][reg];
+}
+
+// Page 0xa43 register 0x12 as realtek.c rtlgen_read_status decodes it
+// (RTLGEN_SPEED_MASK 0x0630: 0x00 10, 0x10 100, 0x20 1000 Mbit/s), with
+// link (bit 2) and full duplex (bit 3) as in the 8168g-class PHYSR. The
+// generic driver reads it on every link change to catch a downshift; the
+// 8168evl PHY's own register map there is not public, so the model answers
+// the layout the driver expects with the speed it negotiated.
+uint16_t Phy::physr() const {
+  if (!link_) return 0;
+  const uint16_t speed = speed_ == 1000 ? 0x0020 : speed_ == 100 ? 0x0010 : 0x0000;
+  return static_cast<uint16_t>(speed | (full_ ? 0x0008 : 0) | 0x0004);
+}
+
 uint16_t Phy::mdio_read(unsigned reg) {
   reg &= 0x1f;
   if (reg == PAGE_SELECT) return static_cast<uint16_t>(page_);
-  uint16_t v = regs_[page_][reg];
+  uint16_t v = 0;
+  if (generic() && page_ == 0xa43 && reg == 0x12) {
+    v = physr();
+  } else if (const uint16_t* p = bank(reg)) {
+    v = *p;
+  }
   if (page_ == 0 && reg == BMSR) {
     // Latched-low link status: report the latch, then re-arm it from the
     // current state.
@@ -128,11 +156,11 @@ void Phy::mdio_write(unsigned reg, uint16_t value) {
   reg &= 0x1f;
   d_.trace(Tr::PhyWrite, page_, reg, value);
   if (reg == PAGE_SELECT) {
-    page_ = value % kPages;
+    page_ = generic() ? value : value % kPages;
     return;
   }
   if (page_ != 0) {
-    regs_[page_][reg] = value;  // vendor pages: storage only
+    if (uint16_t* p = bank(reg)) *p = value;  // vendor pages: storage only
     return;
   }
   switch (reg) {
@@ -208,7 +236,11 @@ void Phy::set_host_link(bool up) {
 void Phy::visit(Archive& a) {
   for (auto& page : regs_)
     for (uint16_t& v : page) a.io(v);
-  a.io_as<uint8_t>(page_);
+  if (generic()) {
+    a.io_as<uint16_t>(page_);
+  } else {
+    a.io_as<uint8_t>(page_);
+  }
   a.io(host_link_);
   a.io(link_);
   a.io(latched_link_);
@@ -218,7 +250,8 @@ void Phy::visit(Archive& a) {
 }
 
 const char* Phy::check() const {
-  if (page_ >= kPages) return "PHY page out of range";
+  if (!generic() && page_ >= kPages) return "PHY page out of range";
+  if (page_ > 0xffff) return "PHY page out of range";
   if (link_ && speed_ != 10 && speed_ != 100 && speed_ != 1000) return "PHY link speed invalid";
   if (!link_ && (speed_ != 0 || full_)) return "PHY link down with a speed";
   if (link_ && !host_link_) return "PHY link up without carrier";

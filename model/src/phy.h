@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The internal PHY at MII address 0, presenting an RTL8211B (ID
-// 0x001cc912, bound by Linux realtek.c). Registers are banked by page
-// (register 0x1f selects the page; r8169_phy_config.c writes pages 1-3).
+// The internal PHY at MII address 0, as the chip profile says
+// (ChipProfile::phy_model): an RTL8211B (ID 0x001cc912, bound by Linux
+// realtek.c "RTL8211B"), or the 8168e/evl integrated PHY (ID 0x001cc800,
+// realtek.c "Generic FE-GE Realtek PHY"). Registers are banked by page
+// (register 0x1f selects the page; r8169_phy_config.c writes pages 1-7).
 // BMCR RESET/ANRESTART self-clear after phy-reset-time; autonegotiation
 // brings the link up after phy-an-time at the best common mode (the link
 // partner advertises everything up to 1000/full); BMSR's link bit is
@@ -65,10 +67,13 @@ class Phy {
   void schedule_reset_done();
   void set_link(bool up, uint32_t mbps, bool full);
   uint16_t& r0(unsigned reg) { return regs_[0][reg]; }
+  bool generic() const;             // PhyModel::Rtl8168eInternal
+  uint16_t* bank(unsigned reg);     // storage of `reg` on the selected page, or nullptr
+  uint16_t physr() const;           // page 0xa43 register 0x12 (generic PHY)
 
   Device& d_;
   std::array<std::array<uint16_t, 32>, kPages> regs_{};
-  unsigned page_ = 0;
+  unsigned page_ = 0;           // RTL8211B: 0..7; generic PHY: the 16-bit value written
   bool host_link_ = true;
   bool link_ = false;
   bool latched_link_ = false;  // BMSR.LSTATUS as the next read reports it

@@ -85,6 +85,9 @@ inline constexpr uint16_t RxOK = 0x0001;
 // TxConfig (0x40) / RxConfig (0x44): MXDMA burst in bits 10:8, 16 << n bytes, 7 = unlimited.
 inline constexpr unsigned kMxdmaShift = 8;
 inline constexpr uint32_t kMxdmaMask = 0x7u << kMxdmaShift;
+// TxConfig bit 11 TXCFG_EMPTY (8111e-vl and later, read-only status), as
+// seen in TxConfig's second byte.
+inline constexpr uint8_t TxCfgEmptyByte1 = 0x08;
 // XID bits of TxConfig (r8169 rtl8169_get_mac_version: (TxConfig >> 20) & 0xfcf) are read-only.
 inline constexpr uint32_t kTxConfigXidMask = 0xfcfu << 20;
 

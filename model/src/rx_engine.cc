@@ -72,7 +72,13 @@ bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, AddressClass
     return d_.regs.u8(reg::MAR0 + 7 - (bit >> 3)) & (1u << (bit & 7));
   }
   kind = AddressClass::Unicast;
-  if ((rcr & reg::AcceptMyPhys) && std::equal(f.begin(), f.begin() + 6, d_.regs.raw().begin())) {
+  // An ExGMAC chip (8168evl) compares the copy in ERI 0xe0/0xe4, which r8169
+  // writes next to IDR0-5 on that chip only (rtl_rar_set ->
+  // rtl_rar_exgmac_set): a new address written to IDR alone is not ours.
+  const bool mine = d_.config().profile->exgmac_filter
+                        ? d_.side.exgmac_match(f.first(6))
+                        : std::equal(f.begin(), f.begin() + 6, d_.regs.raw().begin());
+  if ((rcr & reg::AcceptMyPhys) && mine) {
     status = desc::RxPAM;
     return true;
   }

@@ -119,16 +119,9 @@ void SideBus::visit(Archive& a) {
   for (bool& b : busy_) a.io(b);
 }
 
-// Each bus's busy state against its command register: a write in flight
-// has bit 31 set, a read in flight has it clear (check_events matches the
-// pending completions to busy_).
-const char* SideBus::check() const {
-  for (unsigned b = 0; b < kBuses; b++) {
-    if (!busy_[b]) continue;
-    const uint32_t cmd = d_.regs.u32(command_reg(static_cast<Bus>(b)));
-    (void)cmd;  // either direction may be in flight; the flag tells which
-  }
-  return nullptr;
-}
+// Every register value is legal in these spaces; what can be inconsistent
+// is a bus marked busy without its completion event (or the reverse), which
+// Device::check_events compares.
+const char* SideBus::check() const { return nullptr; }
 
 }  // namespace rtl8168sim

@@ -6,6 +6,7 @@
 
 #include "descriptor.h"
 #include "device.h"
+#include "packet/evl_quirks.h"
 
 namespace rtl8168sim {
 
@@ -370,6 +371,7 @@ void TxEngine::frame_done_fetching() {
     if (refuse_frame(refusal_of(st))) fetch_desc();
     return;
   }
+  apply_chip_defects(w.bytes);
   w.fifo_bytes = unit_fifo_;
   w.first_index = descs_[0].index;
   w.queue = static_cast<uint8_t>(q_);
@@ -387,6 +389,20 @@ void TxEngine::frame_done_fetching() {
   } else {
     start_segment();
   }
+}
+
+// The profile's TX defects (profile.h Quirks, packet/evl_quirks.h), on the
+// frame or segment as built. The segment being finished is the last one
+// when seg_index_ + 1 == seg_count_ (seg_index_ still counts it here).
+void TxEngine::apply_chip_defects(std::vector<uint8_t>& frame) const {
+  const Quirks& q = d_.config().quirks;
+  if (!tso_) {
+    if (q.evl_short_csum) packet::evl_short_frame_csum(buf_.size(), off_, frame);
+    return;
+  }
+  if (!q.evl_tso_defects) return;
+  const uint32_t last_frag = descs_.size() > 1 ? descs_.back().len() : 0;
+  packet::evl_tso_segment(off_, seg_index_ + 1 == seg_count_, last_frag, frame);
 }
 
 void TxEngine::fill_writeback(WireFrame& f) const {

@@ -93,6 +93,7 @@ class TxEngine {
   void go_idle();
   void kick_wire();
   void fill_writeback(WireFrame& f) const;
+  void apply_chip_defects(std::vector<uint8_t>& frame) const;
   void advance_position();
   bool reserve_fifo(uint32_t bytes);
 

@@ -122,6 +122,19 @@ typedef struct rtl8168_param_info {
 size_t rtl8168_param_count(void);
 const rtl8168_param_info *rtl8168_param_at(size_t index);
 
+/* The PCI identity of the chip profile `cfg` selects ("chip"), for a host
+ * that builds the function's configuration space (the QEMU shim): IDs,
+ * revision and where the PM, MSI and PCI Express capabilities sit. The
+ * model's profile table is the only place these live. */
+typedef struct rtl8168_pci_identity {
+  uint16_t vendor_id, device_id;
+  uint16_t subsystem_vendor_id, subsystem_id;
+  uint8_t revision;
+  uint8_t pm_offset, msi_offset, pcie_offset;
+} rtl8168_pci_identity;
+
+void rtl8168_config_pci_identity(const rtl8168_config *cfg, rtl8168_pci_identity *out);
+
 /* ---- device lifetime -------------------------------------------------- */
 
 /* Create a device in its power-on state. `ops` is copied. Returns NULL

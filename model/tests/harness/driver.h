@@ -30,6 +30,8 @@ struct DriverConfig {
   uint32_t tx_config = kTxConfigDriver;
   uint32_t rx_buf_size = kRxBufSize;
   bool wait_link = true;  // open() waits for BMSR link up
+  uint32_t expect_xid = 0x3c4;       // probe checks the chip (8168evl: 0x2c8)
+  uint16_t expect_phy_id2 = 0xc912;  // and its PHY (8168evl: 0xc800)
   uint64_t link_timeout_ns = 3'000'000'000;
 };
 
