@@ -11,7 +11,8 @@ guest segments (and, without SG, linearizes) every 64 KiB in software.
 
 Rule (constants below; docs/REPRODUCE.md): for the configuration under test X against the
 other configuration Y measured in the same boot,
-    REPRODUCED  when mean_X >= 1.10 * mean_Y  or  stddev_X >= 1.5 * stddev_Y  (TCP_RR)
+    REPRODUCED  when mean_X >= 1.10 * mean_Y  or  (stddev_X >= 1.5 * stddev_Y  and
+                stddev_X - stddev_Y >= 2 % of mean_Y)  (TCP_RR)
     CLEAN       otherwise.
   driver old    rtl8168sim, X = SG off, TSO off, TX csum on (the 2019 configuration, the
                 driver's default), Y = SG+TSO on; also SG off/TX off and SG on/TSO off for
@@ -45,7 +46,10 @@ DRIVERS = ("old", "fixed", "stock")
 LAB_CASE = "offload-latency"
 
 MEAN_RATIO = 1.10     # 10 % more mean latency ...
-STDDEV_RATIO = 1.5    # ... or 50 % more standard deviation: the configuration regressed
+STDDEV_RATIO = 1.5    # ... or 50 % more standard deviation: the configuration regressed,
+STDDEV_MIN_SHARE = 0.02  # when that rise is material: at least 2 % of the reference mean (the
+                      # 2019 report's rise was 320 us; 6.12's stock r8169 moves a 7 us stddev
+                      # to 12 us, x1.8, at a 650 us mean: not instability)
 OLD = "off:off:on"    # SG off, TSO off, TX checksum on: the 2019 configuration
 ON = "on:on:on"       # SG + TSO (+ TX checksum) on
 ARGS = {"count": "70", "skip": "10", "req": "65536", "resp": "64", "stream": "3M"}
@@ -76,7 +80,8 @@ def judge(x, y):
         return None, {}
     r_mean = mx / my
     r_sd = sx / sy if sy > 0 else (float("inf") if sx > 0 else 1.0)
-    observed = common.REPRODUCED if (r_mean >= MEAN_RATIO or r_sd >= STDDEV_RATIO) else common.CLEAN
+    jitter = r_sd >= STDDEV_RATIO and sx - sy >= STDDEV_MIN_SHARE * my
+    observed = common.REPRODUCED if (r_mean >= MEAN_RATIO or jitter) else common.CLEAN
     return observed, {"mean_ratio": round(r_mean, 3), "stddev_ratio": round(r_sd, 3)}
 
 

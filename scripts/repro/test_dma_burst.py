@@ -216,8 +216,10 @@ class OffloadLatency(unittest.TestCase):
         on = {"mean_us": "660", "stddev_us": "4"}
         self.assertEqual(o.judge(old, on)[0], common.REPRODUCED)
         self.assertEqual(o.judge(on, old)[0], common.CLEAN)
-        jittery = {"mean_us": "670", "stddev_us": "9"}
-        self.assertEqual(o.judge(jittery, on)[0], common.REPRODUCED)   # stddev x2.25
+        jittery = {"mean_us": "670", "stddev_us": "40"}
+        self.assertEqual(o.judge(jittery, on)[0], common.REPRODUCED)   # stddev x10, +36 us
+        slight = {"mean_us": "670", "stddev_us": "9"}
+        self.assertEqual(o.judge(slight, on)[0], common.CLEAN)  # x2.25 but +5 us < 2 % of 660
         self.assertEqual(o.judge({"mean_us": "-"}, on), (None, {}))
 
     def test_plan(self):
