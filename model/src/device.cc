@@ -55,7 +55,7 @@ void Device::bad_call(Time now) {
 }
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
-    : irq(*this), phy(*this), tx(*this), rx(*this), tally(*this), timer(*this), cfg_(cfg),
+    : irq(*this), phy(*this), tx(*this), rx(*this), tally(*this), timer(*this), side(*this), cfg_(cfg),
       timing_(cfg.effective_timing()), ops_(ops) {}
 
 void Device::power_on_reset(Time now) {
@@ -70,6 +70,7 @@ void Device::power_on_reset(Time now) {
   tx.reset();
   rx.reset();
   timer.reset();
+  side.power_on(cfg_.mac);
   // Counters last: halting the engines counts what they drop (frames in the
   // RX FIFO), and a reset device starts from zero.
   stats = rtl8168_stats{};
@@ -118,6 +119,7 @@ void Device::dispatch(const Event& e) {
     case EventKind::RxWriteDone: rx.on_write_done(); break;
     case EventKind::MitigationTimer: irq.on_mitigation_timer(e.arg); break;
     case EventKind::ChipTimer: timer.on_match(); break;
+    case EventKind::SideBusDone: side.on_done(static_cast<SideBus::Bus>(e.arg)); break;
     case EventKind::kCount: break;
   }
 }
@@ -151,6 +153,14 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
   const uint64_t poll = (now_ < npq_until_ ? reg::NPQ : 0) | (now_ < hpq_until_ ? reg::HPQ : 0);
   overlay(reg::TxPoll, 1, regs.u8(reg::TxPoll) | poll);
   overlay(reg::TCTR, 4, timer.count());
+  if (cfg_.profile->txcfg_empty) {
+    // TXCFG_EMPTY (TxConfig bit 11, r8169 rtl_txcfg_empty_cond): the TX
+    // path holds nothing (no fetch, FIFO drained, wire idle).
+    const bool empty = !tx.busy() && !tx.wire_busy();
+    const uint8_t b1 = regs.u8(reg::TxConfig + 1);
+    overlay(reg::TxConfig + 1, 1,
+            empty ? (b1 | reg::TxCfgEmptyByte1) : (b1 & ~reg::TxCfgEmptyByte1));
+  }
   return v;
 }
 
@@ -252,10 +262,17 @@ void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_c
   }
 }
 
-// CSI/ERI/EPHY/OCP/GPHY_OCP: this profile has no such side bus behind them;
-// the access completes at once (R8169-NOTES.md §2 "S only"): a write clears
-// the flag, a read sets it (data reads back as stored).
+// CSI/ERI/EPHY/OCP/GPHY_OCP. A profile with side buses (the 8168evl) has
+// real ERI/EPHY/CSI spaces behind the first three (side_bus.h: timed
+// handshake). Otherwise, and for OCP/GPHY_OCP (r8169 uses them from VER_40
+// on, not on the 8168c or 8168evl), the access completes at once
+// (R8169-NOTES.md §2 "S only"): a write clears the flag, a read sets it
+// (data reads back as stored).
 void Device::complete_access_flag(uint32_t r) {
+  if (cfg_.profile->side_buses && (r == reg::ERIAR || r == reg::EPHYAR || r == reg::CSIAR)) {
+    side.on_command(r == reg::ERIAR ? SideBus::Eri : r == reg::EPHYAR ? SideBus::Ephy : SideBus::Csi);
+    return;
+  }
   const uint32_t v = regs.u32(r);
   regs.set32(r, v & reg::kAccessFlag ? v & ~reg::kAccessFlag : v | reg::kAccessFlag);
 }
