@@ -29,6 +29,9 @@
 //   RTL8168_FUZZ_SKIP_RX_FIFO_SHORT own blob refused because a short VLAN-tagged
 //                                   frame sits in the RX FIFO
 //                                   (regressions/state-rx-vlan-short-frame)
+//   RTL8168_FUZZ_SKIP_TALLY_CMD     own blob refused because a CounterAddrLow
+//                                   write cleared Dump/Reset mid-command
+//                                   (regressions/state-tally-cmd-cleared)
 #include <algorithm>
 #include <array>
 #include <cstdarg>
@@ -59,6 +62,9 @@
 #endif
 #ifndef RTL8168_FUZZ_SKIP_RX_FIFO_SHORT
 #define RTL8168_FUZZ_SKIP_RX_FIFO_SHORT 0
+#endif
+#ifndef RTL8168_FUZZ_SKIP_TALLY_CMD
+#define RTL8168_FUZZ_SKIP_TALLY_CMD 0
 #endif
 
 namespace rtl8168_fuzz {
@@ -133,7 +139,8 @@ bool known_refusal(const char* err) {
   return RTL8168_FUZZ_SKIP_STATE ||
          (RTL8168_FUZZ_SKIP_CHIPCMD_RESET && std::strstr(err, "ChipCmd reset bit") != nullptr) ||
          (RTL8168_FUZZ_SKIP_RX_FIFO_SHORT &&
-          std::strstr(err, "RX FIFO frame too short") != nullptr);
+          std::strstr(err, "RX FIFO frame too short") != nullptr) ||
+         (RTL8168_FUZZ_SKIP_TALLY_CMD && std::strstr(err, "tally command bits") != nullptr);
 }
 
 // ---- input --------------------------------------------------------------
