@@ -85,6 +85,22 @@ TEST(ApiReliability, ChipCmdWriteDuringResetKeepsResetAndStateLoads) {
   EXPECT_FALSE(nic.host.r8(kChipCmd) & kCmdReset);
 }
 
+// Found by the fuzzer: a CounterAddrLow write that clears Dump while the
+// dump runs left a blob that was refused.
+TEST(ApiReliability, TallyCommandClearedMidDumpStateLoads) {
+  Nic nic(default_params(true));
+  ASSERT_UP(nic);
+  nic.host.w32(kCounterAddrHigh, 0);
+  nic.host.w32(kCounterAddrLow, static_cast<uint32_t>(Driver::kTally) | kCounterDump);
+  nic.host.w32(kCounterAddrLow, static_cast<uint32_t>(Driver::kTally));  // bits cleared mid-dump
+  const std::vector<uint8_t> blob = nic.host.save();
+  TestHost fresh(default_params(true), nic.host.mem(), nic.host.now());
+  std::string err;
+  EXPECT_EQ(fresh.load(blob, &err), 0) << err;
+  fresh.advance(kDtccrTime * 2);
+  EXPECT_EQ(fresh.r32(kCounterAddrLow) & kCounterDump, 0u);
+}
+
 // Found by the fuzzer: a short 802.1Q frame (padded to 60, then its tag
 // stripped: 56 + FCS in the FIFO) made the blob saved meanwhile unloadable.
 TEST(ApiReliability, ShortVlanFrameInRxFifoStateLoads) {
