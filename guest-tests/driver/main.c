@@ -37,6 +37,17 @@ module_param_named(tx_dma_burst, rtl_tx_dma_burst, int, 0644);
 MODULE_PARM_DESC(tx_dma_burst,
 		 "MXDMA field of TxConfig (0..7, burst 16<<n bytes, 7 = unlimited; default 7 = 2012 fix; 6 = old 1024 bytes). Applied at ifup/reset");
 
+/* RTL8168evl TX defects (the model's evl-short-csum / evl-tso-defects quirks). */
+int rtl_evl_sw_pad = 1;
+module_param_named(evl_sw_pad, rtl_evl_sw_pad, int, 0644);
+MODULE_PARM_DESC(evl_sw_pad,
+		 "8168evl: 1 (fixed, r8169 rtl_quirk_packet_padto): pad short frames to 60 bytes and checksum them in software; 0: hand them to the chip with checksum offload");
+
+int rtl_evl_fix_tso = 1;
+module_param_named(evl_fix_tso, rtl_evl_fix_tso, int, 0644);
+MODULE_PARM_DESC(evl_fix_tso,
+		 "8168evl: 1 (fixed, r8169 rtl8168evl_fix_tso): software GSO when the IPv4/TCP header has options or the last fragment is <= 6 bytes; 0: always TSO");
+
 static bool auto_bind;
 module_param(auto_bind, bool, 0444);
 MODULE_PARM_DESC(auto_bind, "1: claim every 10ec:8168 device on load (default 0: bind only via driver_override/new_id)");
@@ -73,6 +84,18 @@ void rtl_hw_stop(struct rtl_priv *tp)
 	rtl_chip_reset(tp);
 }
 
+/* r8169 _rtl_eri_write (ERIAR_EXGMAC, mask 1111): wait for the flag to clear */
+static void rtl_eri_write(struct rtl_priv *tp, int addr, u32 val)
+{
+	int i;
+
+	rtl_w32(tp, REG_ERIDR, val);
+	rtl_w32(tp, REG_ERIAR, 0x80000000u | 0xf << 12 | addr);
+	for (i = 0; i < 100 && (rtl_r32(tp, REG_ERIAR) & 0x80000000u); i++)
+		udelay(100);
+}
+
+/* r8169 rtl_rar_set: IDR, and on the 8168evl the ExGMAC copy the chip filters on */
 static void rtl_write_mac(struct rtl_priv *tp, const u8 *a)
 {
 	rtl_w8(tp, REG_CFG9346, CFG9346_UNLOCK);
@@ -80,6 +103,12 @@ static void rtl_write_mac(struct rtl_priv *tp, const u8 *a)
 	rtl_r8(tp, REG_CHIPCMD);
 	rtl_w32(tp, REG_MAC0, a[0] | a[1] << 8 | a[2] << 16 | (u32)a[3] << 24);
 	rtl_r8(tp, REG_CHIPCMD);
+	if (tp->evl) { /* rtl_rar_exgmac_set */
+		rtl_eri_write(tp, 0xe0, a[0] | a[1] << 8 | a[2] << 16 | (u32)a[3] << 24);
+		rtl_eri_write(tp, 0xe4, a[4] | a[5] << 8);
+		rtl_eri_write(tp, 0xf0, (u32)(a[0] | a[1] << 8) << 16);
+		rtl_eri_write(tp, 0xf4, a[2] | a[3] << 8 | a[4] << 16 | (u32)a[5] << 24);
+	}
 	rtl_w8(tp, REG_CFG9346, CFG9346_LOCK);
 }
 
@@ -338,8 +367,11 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		return -EIO;
 	}
 	tp->xid = (txcfg >> 20) & 0xfcf;
-	if ((tp->xid & 0x7c8) != 0x3c0) { /* r8169: {0x7c8, 0x3c0} = RTL8168c/8111c */
-		dev_err(&pdev->dev, "unsupported chip XID %03x (only RTL8168c, 3c4)\n", tp->xid);
+	/* r8169: {0x7c8, 0x3c0} = RTL8168c/8111c, {0x7c8, 0x2c8} = RTL8168evl/8111evl */
+	tp->evl = (tp->xid & 0x7c8) == 0x2c8;
+	if ((tp->xid & 0x7c8) != 0x3c0 && !tp->evl) {
+		dev_err(&pdev->dev, "unsupported chip XID %03x (RTL8168c 3c4, RTL8168evl 2c8)\n",
+			tp->xid);
 		return -ENODEV;
 	}
 
@@ -408,8 +440,11 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (ret)
 		goto err_irq;
 
-	netdev_info(dev, "RTL8168c/8111c, XID %03x, %pM, IRQ %d (%s)\n", tp->xid, dev->dev_addr,
+	netdev_info(dev, "%s, XID %03x, %pM, IRQ %d (%s)\n",
+		    tp->evl ? "RTL8168evl/8111evl" : "RTL8168c/8111c", tp->xid, dev->dev_addr,
 		    pci_irq_vector(pdev, 0), tp->msi ? "MSI" : "INTx");
+	if (tp->evl)
+		netdev_info(dev, "evl_sw_pad=%d evl_fix_tso=%d\n", rtl_evl_sw_pad, rtl_evl_fix_tso);
 	netdev_info(dev, "txpoll_rekick=%d irq_ack_loop=%d tx_dma_burst=%d\n", rtl_txpoll_rekick,
 		    rtl_irq_ack_loop, rtl_tx_dma_burst);
 	return 0;

@@ -32,6 +32,8 @@
 #define REG_INTRMASK 0x3c
 #define REG_INTRSTATUS 0x3e
 #define REG_TXCONFIG 0x40
+#define REG_ERIDR 0x70 /* 8168evl ExGMAC side bus (r8169 rtl_eri_write) */
+#define REG_ERIAR 0x74
 #define REG_RXCONFIG 0x44
 #define REG_CFG9346 0x50
 #define REG_PHYAR 0x60
@@ -203,6 +205,7 @@ struct rtl_priv {
 	u16 intr_mask; /* software mask, as in the 2.6.29 driver (old handler) */
 	u16 cp_cmd;
 	u32 xid;
+	bool evl; /* RTL8168evl/8111evl (XID 0x2c8, r8169 VER_34) */
 	bool msi;
 	bool link_up;
 	int speed; /* SPEED_* */
@@ -219,6 +222,8 @@ struct rtl_priv {
 extern int rtl_txpoll_rekick;
 extern int rtl_irq_ack_loop;
 extern int rtl_tx_dma_burst;
+extern int rtl_evl_sw_pad;
+extern int rtl_evl_fix_tso;
 
 static inline u8 rtl_r8(struct rtl_priv *tp, int reg) { return readb(tp->mmio + reg); }
 static inline u16 rtl_r16(struct rtl_priv *tp, int reg) { return readw(tp->mmio + reg); }

@@ -79,16 +79,44 @@ static unsigned int rtl_tx_slots_avail(struct rtl_priv *tp)
 	return NUM_TX_DESC - (cur - dirty);
 }
 
-/* r8169 rtl8169_features_check(), v2 limits */
+static unsigned int rtl_last_frag_len(struct sk_buff *skb)
+{
+	struct skb_shared_info *info = skb_shinfo(skb);
+
+	if (!info->nr_frags)
+		return UINT_MAX;
+	return skb_frag_size(info->frags + info->nr_frags - 1);
+}
+
+/* r8169 rtl8168evl_fix_tso(): "Workaround for hw issues with TSO on RTL8168evl" */
+static netdev_features_t rtl_evl_tso_check(struct sk_buff *skb, netdev_features_t features)
+{
+	if (vlan_get_protocol(skb) == htons(ETH_P_IP) && ip_hdrlen(skb) > sizeof(struct iphdr))
+		features &= ~NETIF_F_ALL_TSO;
+	else if (skb_shinfo(skb)->gso_type & SKB_GSO_TCPV4 &&
+		 tcp_hdrlen(skb) > sizeof(struct tcphdr))
+		features &= ~NETIF_F_ALL_TSO;
+	else if (rtl_last_frag_len(skb) <= 6)
+		features &= ~NETIF_F_ALL_TSO;
+	return features;
+}
+
+/* r8169 rtl8169_features_check(), v2 limits, plus the 8168evl fixes */
 netdev_features_t rtl_features_check(struct sk_buff *skb, struct net_device *dev,
 				     netdev_features_t features)
 {
+	struct rtl_priv *tp = netdev_priv(dev);
 	unsigned int toff = skb_transport_offset(skb);
 
 	if (skb_is_gso(skb)) {
+		if (tp->evl && rtl_evl_fix_tso)
+			features = rtl_evl_tso_check(skb, features);
 		if (toff > TD1_GTTCPHO_MAX || skb_shinfo(skb)->gso_size > TD2_MSS_MAX)
 			features &= ~NETIF_F_GSO_MASK;
 	} else if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		/* rtl_quirk_packet_padto (ETH_ZLEN on VER_34): checksum in software */
+		if (tp->evl && rtl_evl_sw_pad)
+			features &= ~NETIF_F_CSUM_MASK;
 		if (toff > TD2_TCPHO_MAX)
 			features &= ~NETIF_F_CSUM_MASK;
 	}
@@ -96,7 +124,7 @@ netdev_features_t rtl_features_check(struct sk_buff *skb, struct net_device *dev
 }
 
 /* r8169 rtl8169_tso_csum_v2(): fill opts[] for TSO or checksum offload */
-static bool rtl_tso_csum(struct sk_buff *skb, u32 *opts)
+static bool rtl_tso_csum(struct rtl_priv *tp, struct sk_buff *skb, u32 *opts)
 {
 	unsigned int toff = skb_transport_offset(skb);
 	u32 mss = skb_shinfo(skb)->gso_size;
@@ -121,8 +149,12 @@ static bool rtl_tso_csum(struct sk_buff *skb, u32 *opts)
 		opts[1] |= mss << TD2_MSS_SHIFT;
 		return true;
 	}
-	if (skb->ip_summed != CHECKSUM_PARTIAL)
+	if (skb->ip_summed != CHECKSUM_PARTIAL) {
+		/* r8169 rtl8169_tso_csum_v2: __skb_put_padto(skb, rtl_quirk_packet_padto()) */
+		if (tp->evl && rtl_evl_sw_pad)
+			return !__skb_put_padto(skb, ETH_ZLEN, false);
 		return true; /* the device pads short frames itself */
+	}
 
 	switch (vlan_get_protocol(skb)) {
 	case htons(ETH_P_IP):
@@ -194,7 +226,7 @@ netdev_tx_t rtl_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	if (skb_vlan_tag_present(skb))
 		opts[1] = TD2_VLAN_TAG | swab16(skb_vlan_tag_get(skb));
-	if (!rtl_tso_csum(skb, opts))
+	if (!rtl_tso_csum(tp, skb, opts))
 		goto drop;
 
 	len = skb_headlen(skb);
