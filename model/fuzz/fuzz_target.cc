@@ -352,6 +352,10 @@ void reg_write(Host& h, uint32_t off, uint64_t v, unsigned size) {
 }
 
 size_t receive(Host& h, const uint8_t* f, size_t len) {
+  // An empty std::vector's data() may be NULL: a 0-byte frame is a runt, not
+  // the NULL bad call (op null-receive makes that one on purpose).
+  static const uint8_t kEmpty[1] = {0};
+  if (!f) f = kEmpty;
   Call c(h);
   const size_t r = rtl8168_receive(h.dev, h.now, f, len);
   if (r != 0 && r != len) fail("receive returned %zu for a %zu-byte frame", r, len);
@@ -1131,11 +1135,18 @@ void op_null_receive(Host& h, Reader& r) {
   const uint64_t bad0 = stats(h).bad_calls;
   size_t got = 0;
   top(h, [&] {
-    Call c(h);
-    got = rtl8168_receive(h.dev, h.now, nullptr, len);
+    {
+      Call c(h);
+      got = rtl8168_receive(h.dev, h.now, nullptr, len);
+    }
+    if (got != len) fail("receive(NULL, %zu) returned %zu (documented: len)", len, got);
+    // (Callbacks that re-entered during the call may have made bad calls too.)
+    if (stats(h).bad_calls != bad0 + 1 && !h.reentered) {
+      fail("receive(NULL) not counted in bad_calls (%llu before, %llu after)",
+           static_cast<unsigned long long>(bad0),
+           static_cast<unsigned long long>(stats(h).bad_calls));
+    }
   });
-  if (got != len) fail("receive(NULL, %zu) returned %zu (documented: len)", len, got);
-  if (stats(h).bad_calls != bad0 + 1) fail("receive(NULL) not counted in bad_calls");
 #else
   (void)h;
   (void)len;
