@@ -1,33 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "tally.h"
 
+#include <algorithm>
+
 #include "device.h"
 
 namespace rtl8168sim {
 
-namespace {
-template <typename T>
-void put_le(std::array<uint8_t, 64>& b, size_t& at, T v) {
-  for (size_t i = 0; i < sizeof(T); i++) b[at++] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
+// struct rtl8169_counters, field by field, little-endian: 64 bytes. The
+// same description serves the DMA block and the state blob.
+template <typename Counters>
+static void visit_counters(Archive& a, Counters& c) {
+  a.io(c.tx_packets);
+  a.io(c.rx_packets);
+  a.io(c.tx_errors);
+  a.io(c.rx_errors);
+  a.io(c.rx_missed);
+  a.io(c.align_errors);
+  a.io(c.tx_one_collision);
+  a.io(c.tx_multi_collision);
+  a.io(c.rx_unicast);
+  a.io(c.rx_broadcast);
+  a.io(c.rx_multicast);
+  a.io(c.tx_aborted);
+  a.io(c.tx_underrun);
 }
-}  // namespace
 
 std::array<uint8_t, 64> Tally::block() const {
+  std::vector<uint8_t> out;
+  Archive a(out);
+  TallyCounters copy = counters;
+  visit_counters(a, copy);
   std::array<uint8_t, 64> b{};
-  size_t at = 0;
-  put_le(b, at, counters.tx_packets);
-  put_le(b, at, counters.rx_packets);
-  put_le(b, at, counters.tx_errors);
-  put_le(b, at, counters.rx_errors);
-  put_le(b, at, counters.rx_missed);
-  put_le(b, at, counters.align_errors);
-  put_le(b, at, counters.tx_one_collision);
-  put_le(b, at, counters.tx_multi_collision);
-  put_le(b, at, counters.rx_unicast);
-  put_le(b, at, counters.rx_broadcast);
-  put_le(b, at, counters.rx_multicast);
-  put_le(b, at, counters.tx_aborted);
-  put_le(b, at, counters.tx_underrun);
+  std::copy_n(out.begin(), std::min(out.size(), b.size()), b.begin());
   return b;
 }
 
@@ -54,23 +59,12 @@ void Tally::on_done() {
 
 // The 64-byte block with its length prefix, field by field in the layout of
 // struct rtl8169_counters.
+// The 64-byte block with its length prefix (the layout of a byte string).
 void Tally::visit(Archive& a) {
   uint32_t len = 64;
   a.io(len);
   if (len != 64) a.fail();
-  a.io(counters.tx_packets);
-  a.io(counters.rx_packets);
-  a.io(counters.tx_errors);
-  a.io(counters.rx_errors);
-  a.io(counters.rx_missed);
-  a.io(counters.align_errors);
-  a.io(counters.tx_one_collision);
-  a.io(counters.tx_multi_collision);
-  a.io(counters.rx_unicast);
-  a.io(counters.rx_broadcast);
-  a.io(counters.rx_multicast);
-  a.io(counters.tx_aborted);
-  a.io(counters.tx_underrun);
+  visit_counters(a, counters);
 }
 
 }  // namespace rtl8168sim
