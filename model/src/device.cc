@@ -79,6 +79,9 @@ void Device::power_on_reset(Time now) {
   npq_until_ = hpq_until_ = 0;
   phy.power_on();
   trace(Tr::PowerOnReset, cfg_.profile->txconfig_reset);
+  // What became due at `now` runs before the call returns, as after any
+  // entry point (functional mode: autonegotiation completes here).
+  advance_to(now_);
   armed_ = kNever - 1;  // force a re-arm
   finish_entry();
 }
