@@ -119,7 +119,7 @@ class Device {
   // State blob (device_state.cc): decode into *this; false with a reason
   // when the blob is malformed or inconsistent.
   bool decode_state(std::span<const uint8_t> blob, std::string& err);
-  void visit_state(Archive& a);
+  void visit_state(Archive& a, std::string* why);
   const char* check_events() const;
 
   Config cfg_;

@@ -51,17 +51,27 @@ static_assert(sizeof(kStatsFields) / sizeof(kStatsFields[0]) * sizeof(uint64_t) 
 
 }  // namespace
 
-// Everything after the magic, in blob order, for save and load alike.
-void Device::visit_state(Archive& a) {
+// Everything after the magic, in blob order, for save and load alike. When
+// loading, a version or chip that is not this device's fails the archive
+// and says which in *why.
+void Device::visit_state(Archive& a, std::string* why) {
   uint32_t version = kStateVersion;
   a.io(version);
-  if (a.loading() && version != kStateVersion) {
+  if (a.loading() && (!a.ok() || version != kStateVersion)) {
+    if (why) {
+      *why = "unsupported state version " + std::to_string(version) + " (expected " +
+             std::to_string(kStateVersion) + ")";
+    }
     a.fail();
     return;
   }
   std::vector<uint8_t> id(cfg_.profile->id.begin(), cfg_.profile->id.end());
   a.bytes(id, 64);
   if (a.loading() && std::string(id.begin(), id.end()) != cfg_.profile->id) {
+    if (why) {
+      *why = "state is for chip '" + std::string(id.begin(), id.end()) + "', device is '" +
+             std::string(cfg_.profile->id) + "'";
+    }
     a.fail();
     return;
   }
@@ -109,7 +119,7 @@ std::vector<uint8_t> Device::save() const {
   out.insert(out.end(), kMagic, kMagic + sizeof kMagic);
   Archive a(out);
   // visit() only reads the members when writing.
-  const_cast<Device*>(this)->visit_state(a);
+  const_cast<Device*>(this)->visit_state(a, nullptr);
   return out;
 }
 
@@ -176,28 +186,11 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
     err = "not an rtl8168 state blob (bad magic)";
     return false;
   }
-  {
-    // Version and chip first, for a message that says which.
-    Archive peek(blob.subspan(sizeof kMagic));
-    uint32_t version = 0;
-    peek.io(version);
-    if (!peek.ok() || version != kStateVersion) {
-      err = "unsupported state version " + std::to_string(version) + " (expected " +
-            std::to_string(kStateVersion) + ")";
-      return false;
-    }
-    std::vector<uint8_t> id;
-    peek.bytes(id, 64);
-    if (std::string(id.begin(), id.end()) != cfg_.profile->id) {
-      err = "state is for chip '" + std::string(id.begin(), id.end()) + "', device is '" +
-            std::string(cfg_.profile->id) + "'";
-      return false;
-    }
-  }
   Archive a(blob.subspan(sizeof kMagic));
-  visit_state(a);
+  std::string header_error;
+  visit_state(a, &header_error);
   if (!a.ok() || !a.at_end()) {
-    err = "truncated or corrupt state blob";
+    err = header_error.empty() ? "truncated or corrupt state blob" : header_error;
     return false;
   }
   // Cross-field consistency, component by component, then the events.
@@ -225,14 +218,12 @@ std::string Device::load(std::span<const uint8_t> blob) {
     std::string err;
     if (!scratch.decode_state(blob, err)) return err;
   }
-  const std::vector<uint8_t> backup = save();
   std::string err;
   if (!decode_state(blob, err)) {
-    // Cannot happen (decoding is a pure function of the blob), but never
-    // run on a half-loaded device: put the old state back.
-    std::string ignored;
-    decode_state(backup, ignored);
-    return "internal error: a checked blob failed to load (" + err + ")";
+    // Cannot happen: decoding is a pure function of the blob, and the
+    // scratch device just decoded it. Never run half-loaded.
+    power_on_reset(now_);
+    return "internal error: a checked blob failed to load (" + err + "); device reset";
   }
   outbox_.clear();
   // No trace record (the hash must continue exactly as on the saving side)
