@@ -3,7 +3,7 @@
  * rtl8168sim: interrupt handler and NAPI poll.
  *
  *  irq_ack_loop=1 (fixed, default): the handler of "r8169: avoid losing MSI interrupts"
- *    (David Dillow, 2009, merged for Linux 2.6.30; HISTORY.md section 2): while NAPI runs,
+ *    (David Dillow, 2009, merged for Linux 2.6.30; docs/HISTORY.md section 2): while NAPI runs,
  *    the NAPI events are masked in IntrMask (LinkChg stays enabled) and in the software
  *    mask tp->intr_mask; the handler acks everything it read and re-reads IntrStatus until
  *    it reads 0 (or 0xffff for a vanished device) - the chip sends a new MSI only once all

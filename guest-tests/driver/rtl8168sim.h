@@ -2,7 +2,7 @@
 /*
  * rtl8168sim: a small network driver for the RTL8168c (XID 0x3c4) as emulated by
  * rtl8168-sim. Shared definitions. Register and descriptor facts follow
- * the project's R8169-NOTES.md (itself checked against r8169_main.c 6.1/6.12).
+ * the project's docs/R8169.md (itself checked against r8169_main.c 6.1/6.12).
  *
  * The driver carries both the historical ("old") and the fixed behaviour of three
  * r8169 episodes, selected by module parameters (see docs/DRIVER.md).

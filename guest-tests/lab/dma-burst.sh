@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Lab case "dma-burst" (episode dma-burst, HISTORY.md section 3): TCP_STREAM from the DUT
+# Lab case "dma-burst" (episode dma-burst, docs/HISTORY.md section 3): TCP_STREAM from the DUT
 # (10.9.0.1) to the partner (10.9.0.2, r8169) with TSO on, one connection per MTU point; the
 # MTU is changed on both ends between points (the new connection's MSS follows it).
 #   --arg mtus=576:1500:50,1074,1075,1076,1077,1078   comma list of MTUs or FROM:TO:STEP

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Lab case "msi" (episode msi-lost-irq, HISTORY.md section 2): TX-heavy parallel TCP streams
+# Lab case "msi" (episode msi-lost-irq, docs/HISTORY.md section 2): TX-heavy parallel TCP streams
 # sent by the DUT (LAB_streams senders, 64 KiB writes, LAB_max_ms of virtual time each) to
 # sinks in the partner's namespace, while a monitor samples every LAB_sample_ms:
 #   - the DUT's interrupt count (/proc/interrupts, the line named after its interface),

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Lab case "offload-latency" (episode offload-latency, HISTORY.md section 4, 2019): latency
+# Lab case "offload-latency" (episode offload-latency, docs/HISTORY.md section 4, 2019): latency
 # of 64 KiB messages sent by the DUT, for combinations of SG / TSO / TX checksum offload
 # switched with ethtool -K on the DUT (the kernel's TCP stack builds GSO packets whatever the
 # device offers -- "GSO always on" since 4.17 -- so without SG/TSO they are segmented, and

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Lab case "txpoll" (episode txpoll-stall, HISTORY.md section 1): Samba-read-like
+# Lab case "txpoll" (episode txpoll-stall, docs/HISTORY.md section 1): Samba-read-like
 # request/response where the DUT transmits the large responses. The partner (r8169, in its
 # namespace) is an old-style client with a small receive buffer (SO_RCVBUF, default 16 KiB, like
 # the ~17 KB default window of 2007-era Windows clients): it sends REQ-byte requests, the DUT

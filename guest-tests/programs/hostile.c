@@ -9,7 +9,7 @@
  * 10ec:8168 found in /sys/bus/pci/devices. Prints one line and exits 0:
  *   RESULT tool=hostile status=ok writes=N reads=N seed=S bdf=B dma=pagemap|none
  *
- * What it does (register map: docs R8169-NOTES.md sections 2 and 3):
+ * What it does (register map: docs/R8169.md sections 2 and 3):
  *  - sets Memory Space, Bus Master and INTx-Disable in the PCI command register (a
  *    setpci-equivalent write to the sysfs `config` file) so that DMA really happens and
  *    garbage IntrMask values cannot raise an unhandled INTx line shared with other devices;
@@ -45,7 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Registers (R8169-NOTES.md section 2). */
+/* Registers (docs/R8169.md section 2). */
 #define R_IDR0 0x00
 #define R_DTCCR 0x10
 #define R_TXDESC 0x20

@@ -508,7 +508,7 @@ static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
 
 /*
  * PCI PM 1.1 without PME: the r8169 driver then keeps the device out of
- * runtime suspend (R8169-NOTES.md section 8).
+ * runtime suspend (docs/R8169.md section 8).
  */
 static bool rtl8168_add_pm_capability(PCIDevice *pdev, uint8_t off,
                                       Error **errp)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // episode: register-level reproductions of the historical r8169 bugs with
-// scripted drivers (HISTORY.md §1, §2). Each prints a verdict line and a
+// scripted drivers (docs/HISTORY.md §1, §2). Each prints a verdict line and a
 // JSON summary; exit 0 when the outcome matches what history reports
 // (old driver: the bug appears; fixed driver, or old driver on INTx: it does not).
 #include <boost/program_options.hpp>

@@ -12,7 +12,7 @@ inline constexpr std::array<uint8_t, 6> kNicMac{0x52, 0x54, 0x00, 0x12, 0x34, 0x
 inline constexpr std::array<uint8_t, 6> kPeerMac{0x52, 0x54, 0x00, 0xab, 0xcd, 0xef};
 
 // TCP/IPv4 header with the timestamp option: 14 + 20 + 20 + 12 = 66 bytes,
-// as Linux sends on a connection with timestamps (HISTORY.md §3: MSS = MTU - 52).
+// as Linux sends on a connection with timestamps (docs/HISTORY.md §3: MSS = MTU - 52).
 inline constexpr uint32_t kTcpHeaderBytes = 66;
 std::vector<uint8_t> tcp_ipv4_header(const std::array<uint8_t, 6>& dst,
                                      const std::array<uint8_t, 6>& src, uint32_t payload_len,

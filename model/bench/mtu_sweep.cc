@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // mtu-sweep: TCP goodput of TSO TCP/IPv4 versus MTU and TX DMA burst
-// (HISTORY.md §3). An ideal driver (no CPU time, ring always full) sends
+// (docs/HISTORY.md §3). An ideal driver (no CPU time, ring always full) sends
 // 64 KiB super-packets: the 66-byte header in its own descriptor, the payload
 // (whole MSS-sized segments, MSS = MTU - 52) in one descriptor. Goodput is
 // measured in virtual time over whole super-packets after a warm-up, so the

@@ -10,7 +10,7 @@ constexpr uint32_t kOwn = 1u << 31, kEor = 1u << 30, kFs = 1u << 29, kLs = 1u <<
 }
 
 bool SimDriver::open(Time link_timeout) {
-  // rtl_init_one / rtl_open order (R8169-NOTES.md §A).
+  // rtl_init_one / rtl_open order (docs/R8169.md §A).
   h_.w16(0x3c, 0);           // IntrMask
   h_.w16(0x3e, 0xffff);      // IntrStatus
   h_.w8(0x37, 0x10);         // ChipCmd reset, poll
@@ -119,7 +119,7 @@ void SimDriver::handle_irq(const std::function<void(std::span<const uint8_t>)>& 
     const uint16_t status = h_.r16(0x3e);
     if (status == 0 || status == 0xffff) return;
     if (!(status & o_.irq_mask)) return;  // not ours (IRQ_NONE)
-    // CPU time between the read and the ack: the window of HISTORY.md §2.
+    // CPU time between the read and the ack: the window of docs/HISTORY.md §2.
     if (o_.irq_read_to_ack) h_.run_until(h_.now() + o_.irq_read_to_ack);
     h_.w16(0x3e, status);                 // ack exactly what was read
     if (status & (0x04 | 0x08)) tx_reclaim();

@@ -118,7 +118,7 @@ constexpr RegRef kRegs[] = {
 // Sizes for raw accesses: the supported ones, 8 (rejected) and odd ones.
 constexpr unsigned kSizes[8] = {1, 2, 4, 8, 4, 2, 3, 0};
 
-// Descriptor bits (R8169-NOTES §3, r8169 enum).
+// Descriptor bits (docs/R8169.md §3, r8169 enum).
 constexpr uint32_t kOwn = 1u << 31, kEor = 1u << 30, kFs = 1u << 29, kLs = 1u << 28;
 constexpr uint32_t kGtsEnv4 = 1u << 26, kGtsEnv6 = 1u << 25;
 constexpr uint32_t kUdpCs = 1u << 31, kTcpCs = 1u << 30, kIpv4Cs = 1u << 29, kIpv6Cs = 1u << 28;

@@ -139,7 +139,7 @@ const std::vector<Param>& params() {
       uint_param("phyar-time", "ns", "One MDIO frame via PHYAR (64 bits at 2.5 MHz MDC)", &TimingParams::phyar_time, 0, 500'000),
       uint_param("chip-reset-time", "ns", "ChipCmd reset self-clear (r8169 polls 100 x 100 us)", &TimingParams::chip_reset_time, 0, 10'000'000),
       uint_param("dtccr-time", "ns", "Tally counter command latency before its DMA", &TimingParams::dtccr_time, 0, 10'000'000),
-      uint_param("txpoll-ack-time", "ns", "NPQ reads back set this long after a doorbell (HISTORY.md: < 90 ns)", &TimingParams::txpoll_ack_time, 0, 1'000'000),
+      uint_param("txpoll-ack-time", "ns", "NPQ reads back set this long after a doorbell (docs/HISTORY.md §1: < 90 ns)", &TimingParams::txpoll_ack_time, 0, 1'000'000),
       uint_param("eri-time", "ns", "One ERI (ExGMAC) access, ERIAR command to completion flag (chips with side buses)", &TimingParams::eri_time, 0, 1'000'000),
       uint_param("ephy-time", "ns", "One EPHY (PCIe SerDes PHY) access through EPHYAR (chips with side buses)", &TimingParams::ephy_time, 0, 1'000'000),
       uint_param("csi-time", "ns", "One CSI (configuration space) access through CSIAR (chips with side buses)", &TimingParams::csi_time, 0, 1'000'000),

@@ -141,7 +141,7 @@ static bool above_file(uint32_t off, unsigned size) {
 }
 
 // Registers whose value is computed at read time: TxPoll's NPQ/HPQ bits read
-// back set briefly after a doorbell (HISTORY.md §1: < 90 ns), TCTR is the
+// back set briefly after a doorbell (docs/HISTORY.md §1: < 90 ns), TCTR is the
 // live count. Byte-wise overlay, so any access width sees the same bytes.
 uint64_t Device::live_read(uint32_t off, unsigned size) const {
   uint64_t v = regs.read(off, size);
@@ -269,7 +269,7 @@ void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_c
 // real ERI/EPHY/CSI spaces behind the first three (side_bus.h: timed
 // handshake). Otherwise, and for OCP/GPHY_OCP (r8169 uses them from VER_40
 // on, not on the 8168c or 8168evl), the access completes at once
-// (R8169-NOTES.md §2 "S only"): a write clears the flag, a read sets it
+// (docs/R8169.md §2 "S only"): a write clears the flag, a read sets it
 // (data reads back as stored).
 void Device::complete_access_flag(uint32_t r) {
   if (cfg_.profile->side_buses && (r == reg::ERIAR || r == reg::EPHYAR || r == reg::CSIAR)) {

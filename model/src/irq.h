@@ -4,7 +4,7 @@
 // level. An MSI message is sent on every 0->1 edge of INT, including an
 // edge caused by an IntrMask write while status bits are latched, and only
 // then: a handler that leaves any enabled bit set never gets another MSI
-// (HISTORY.md §2; R8169-NOTES.md §4). RxOK/TxOK pass through IntrMitigate.
+// (docs/HISTORY.md §2; docs/R8169.md §4). RxOK/TxOK pass through IntrMitigate.
 #pragma once
 
 #include <array>

@@ -9,7 +9,7 @@ using namespace mii;
 
 void Phy::load_defaults() {
   for (auto& page : regs_) page.fill(0);
-  // R8169-NOTES.md §6: minimal RTL8211B register values.
+  // docs/R8169.md §6: minimal RTL8211B register values.
   r0(BMCR) = 0x1140;
   r0(BMSR) = 0x7949;
   r0(PHYSID1) = d_.config().profile->phy_id1;

@@ -8,7 +8,7 @@
 // brings the link up after phy-an-time at the best common mode (the link
 // partner advertises everything up to 1000/full); BMSR's link bit is
 // latched low (IEEE 802.3 22.2.4.2.13). Every link transition raises
-// LinkChg through the MAC (R8169-NOTES.md §6).
+// LinkChg through the MAC (docs/R8169.md §6).
 #pragma once
 
 #include <array>

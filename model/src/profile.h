@@ -15,7 +15,7 @@ namespace rtl8168sim {
 
 struct Quirks {
   // RTL8111b/8168 "TxPoll requests are lost when the Tx packets are too
-  // close" (r8169 rtl_tx comment; HISTORY.md §1): an NPQ doorbell that
+  // close" (r8169 rtl_tx comment; docs/HISTORY.md §1): an NPQ doorbell that
   // arrives while the TX engine is busy is ignored, and the engine's
   // ring-empty decision comes from a descriptor read taken before the
   // current frame completed.

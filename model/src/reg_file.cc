@@ -8,7 +8,7 @@ using namespace reg;
 constexpr uint32_t kAll = 0xffffffffu;
 
 // Register table for the RTL8168c. Sources: r8169_main.c register enums and
-// the probe/open traffic (R8169-NOTES.md §2, §A); RTL8169 datasheet Rev 1.21.
+// the probe/open traffic (docs/R8169.md §2, §A); RTL8169 datasheet Rev 1.21.
 // Bytes not covered here are plain read/write storage.
 constexpr RegSpec kTable[] = {
     {MAC0, 4, "MAC0", 0, kAll, 0, true, Hook::None},

@@ -130,7 +130,7 @@ inline constexpr uint8_t FullDup = 0x01;
 }  // namespace rtl8168sim::reg
 
 namespace rtl8168sim::desc {
-// Descriptor layout (16 bytes: opts1, opts2, addr lo, addr hi), R8169-NOTES §3.
+// Descriptor layout (16 bytes: opts1, opts2, addr lo, addr hi), docs/R8169.md §3.
 inline constexpr unsigned kSize = 16;
 inline constexpr uint32_t DescOwn = 1u << 31;
 inline constexpr uint32_t RingEnd = 1u << 30;

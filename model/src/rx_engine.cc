@@ -68,7 +68,7 @@ bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, AddressClass
     const unsigned bit = packet::multicast_hash_bit(std::span<const uint8_t, 6>(f.data(), 6));
     // Hash bit n lives at MAR byte 7 - (n >> 3), bit n & 7: r8169
     // rtl_set_rx_mode builds the 64-bit filter and, for 8168 chips, writes
-    // MAR0 = swab32(filter[1]), MAR4 = swab32(filter[0]) (R8169-NOTES.md §2).
+    // MAR0 = swab32(filter[1]), MAR4 = swab32(filter[0]) (docs/R8169.md §2).
     return d_.regs.u8(reg::MAR0 + 7 - (bit >> 3)) & (1u << (bit & 7));
   }
   kind = AddressClass::Unicast;

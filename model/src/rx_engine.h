@@ -3,7 +3,7 @@
 // with back-pressure toward the host, descriptor fetch (non-posted read),
 // data + FCS write and descriptor write-back (posted), RxOK; no owned
 // descriptor -> the frame is dropped with RxOverflow|RxFIFOOver and the
-// next frame re-reads the same slot (R8169-NOTES.md §3 "RX").
+// next frame re-reads the same slot (docs/R8169.md §3 "RX").
 #pragma once
 
 #include <cstdint>

@@ -54,7 +54,7 @@ uint64_t TxEngine::ring_base(unsigned q) const {
 }
 
 // MXDMA (TxConfig 10:8): 16 << n bytes per read request; 7 = unlimited,
-// i.e. the PCIe max read request size (R8169-NOTES.md §7).
+// i.e. the PCIe max read request size (docs/R8169.md §7).
 uint32_t TxEngine::burst() const {
   const int forced = d_.config().tx_mxdma;
   const unsigned mx = forced >= 0 ? static_cast<unsigned>(forced)
@@ -227,7 +227,7 @@ void TxEngine::desc_fetched() {
   begin_frame();
 }
 
-// v2 descriptor offload fields (r8169 rtl8169_tso_csum_v2, R8169-NOTES.md §3).
+// v2 descriptor offload fields (r8169 rtl8169_tso_csum_v2, docs/R8169.md §3).
 void TxEngine::decode_offload() {
   const Desc& f = descs_[0];
   off_ = packet::TxOffload{};

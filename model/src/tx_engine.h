@@ -14,7 +14,7 @@
 //   engine is idle once the FIFO drained.
 //
 // Guest memory is read when each simulated read completes, not at the
-// doorbell: that is what makes the lossy-txpoll race real (HISTORY.md §1).
+// doorbell: that is what makes the lossy-txpoll race real (docs/HISTORY.md §1).
 // Every ring walk is bounded (kMaxRing descriptors without EOR wrap).
 #pragma once
 

@@ -226,7 +226,7 @@ TEST(ApiRegs, ChipResetKeepsMacAndStopsTxRx) {
   nic.drv.write_mac(custom);
   ASSERT_TRUE(nic.drv.chip_reset());
   EXPECT_EQ(nic.drv.read_mac(), (std::array<uint8_t, 6>{0x02, 0x10, 0x20, 0x30, 0x40, 0x50}))
-      << "CmdReset keeps the programmed MAC (R8169-NOTES: survives CmdReset)";
+      << "CmdReset keeps the programmed MAC (docs/R8169.md §2: survives CmdReset)";
   EXPECT_EQ(nic.host.r8(kChipCmd) & (kCmdTxEnb | kCmdRxEnb), 0) << "reset stops TX and RX";
   // RX is off: a frame is never delivered; if consumed it is counted as
   // dropped (or the host is told to hold it: receive() returns 0).

@@ -118,7 +118,7 @@ TEST_F(ApiRx, MulticastHashFilter) {
       << "joined group 2 (bit " << mc_hash_bit(g2) << ")";
   EXPECT_FALSE(offer(frame_to(*miss, 80)).has_value())
       << "hash bit " << mc_hash_bit(*miss) << " clear";
-  // The hash bit lives at MAR byte 7 - (n >> 3), bit n & 7 (R8169-NOTES 2).
+  // The hash bit lives at MAR byte 7 - (n >> 3), bit n & 7 (docs/R8169.md §2).
   const unsigned n = mc_hash_bit(*miss);
   nic.host.w8(kMAR0 + 7 - (n >> 3),
               static_cast<uint8_t>(nic.host.r8(kMAR0 + 7 - (n >> 3)) | 1u << (n & 7)));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Timing parameters seen from the wire: PCIe read latency, the MXDMA burst
 // from TxConfig (or forced by tx-mxdma), the extra read request one byte
-// past a burst boundary (HISTORY.md episode 3), and functional mode.
+// past a burst boundary (docs/HISTORY.md episode 3), and functional mode.
 // Only relations are asserted (slower / faster / a jump), never figures.
 #include <gtest/gtest.h>
 #include <rtl8168/rtl8168.h>

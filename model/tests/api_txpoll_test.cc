@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The lossy-txpoll quirk (HISTORY.md episode 1): an NPQ doorbell that
+// The lossy-txpoll quirk (docs/HISTORY.md episode 1): an NPQ doorbell that
 // arrives while the TX engine is busy is ignored, and the "ring empty"
 // decision comes from a descriptor read taken before the current frame
 // completes, so a frame queued in that window stays owned by the NIC until

@@ -8,7 +8,7 @@
 Builds, in a temporary directory, a git repository from the stock r8169 sources of the kernel
 (Debian linux-source, cached) with a series of 8 commits. Commit 5 plants a real historical
 regression in the real r8169 code: it removes rtl_tx()'s "8168 hack" TxPoll re-kick, the fix
-of the 2007 lost-doorbell stall (HISTORY.md section 1). The model's lossy-txpoll quirk (on by
+of the 2007 lost-doorbell stall (docs/HISTORY.md section 1). The model's lossy-txpoll quirk (on by
 default) then strands frames in the TX ring and the lab's txpoll-stall episode stalls. The
 other commits change comments, the module description and a README only.
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Episode "dma-burst" (HISTORY.md section 3, 2012): TX DMA burst size versus MTU.
+"""Episode "dma-burst" (docs/HISTORY.md section 3, 2012): TX DMA burst size versus MTU.
 
 TCP_STREAM from the DUT to the partner with TSO on, an MTU sweep per TX DMA burst, in the
 timed closed-world lab (guest-tests/lab/dma-burst.sh, one guest boot per burst). Goodput is
@@ -20,7 +20,7 @@ Rules (every threshold is a constant below; docs/REPRODUCE.md explains them):
              more than 5 % one byte after P = k*512 + 52 or k*1024 + 52
   line rate  no point above the Ethernet goodput limit 1000 * (MTU - 52) / (MTU + 38) Mbit/s
              (+0.5 % for the edges of the timed window)
-  targets    MTU 1500: burst 1024 -> 842 +-3 %, unlimited -> 940 +-3 % (HISTORY.md),
+  targets    MTU 1500: burst 1024 -> 842 +-3 %, unlimited -> 940 +-3 % (docs/HISTORY.md),
              burst 512 -> the standalone bench's figure +-3 % (no history figure)
   limits     every point is compared with three bounds: the DUT's TX path (the standalone
              bench, rtl8168-bench mtu-sweep, same MTU and burst; it includes the wire), the
@@ -64,7 +64,7 @@ HEADER = 52                 # IPv4 20 + TCP 20 + timestamp option 12: payload = 
 WIRE_OVERHEAD = 38          # Ethernet 14 + FCS 4 + preamble/SFD 8 + inter-frame gap 12
 LINE_RATE_TOL = 0.005       # window-edge slack above the Ethernet goodput limit
 TARGET_TOL = 0.03           # +-3 % (the issue's tolerance)
-TARGETS = {"1024": 842.0, "unlimited": 940.0}   # HISTORY.md section 3, MTU 1500
+TARGETS = {"1024": 842.0, "unlimited": 940.0}   # docs/HISTORY.md section 3, MTU 1500
 SAW_DROP = 0.95             # one byte after a peak: at most 95 % of the peak
 SAW_PEAK_TOL = 0.015        # the peak may sit 1.5 % below its left neighbours
 MONO_TOL = 0.015            # unlimited burst: 1.5 % (TCP/ACK timing and page-fragment
@@ -283,7 +283,7 @@ def above_line_rate(points, tol=LINE_RATE_TOL):
 
 
 def target_for(burst, bench=None):
-    """MTU-1500 target: HISTORY.md figures, else the bench's figure."""
+    """MTU-1500 target: docs/HISTORY.md figures, else the bench's figure."""
     if burst in TARGETS:
         return TARGETS[burst], "history"
     if bench and 1500 in bench:

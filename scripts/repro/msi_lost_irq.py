@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Episode msi-lost-irq (2009, HISTORY.md section 2): lost MSI -> interrupt hang.
+"""Episode msi-lost-irq (2009, docs/HISTORY.md section 2): lost MSI -> interrupt hang.
 
 Lab case guest-tests/lab/msi.sh: the DUT sends 4 parallel TCP streams (TX-heavy) for 600 ms of
 virtual time; a monitor samples the DUT's interrupt count and IntrStatus/IntrMask every 50 ms.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Episode "offload-latency" (HISTORY.md section 4, 2019): latency of 64 KiB messages with
+"""Episode "offload-latency" (docs/HISTORY.md section 4, 2019): latency of 64 KiB messages with
 SG / TSO / TX checksum offload switched by ethtool -K on the DUT.
 
 A measurement episode: guest-tests/lab/offload-latency.sh runs, per SG:TSO:TX combination, a

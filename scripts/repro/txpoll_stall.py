@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Episode txpoll-stall (2007, HISTORY.md section 1): lost TxPoll doorbell -> TX stall.
+"""Episode txpoll-stall (2007, docs/HISTORY.md section 1): lost TxPoll doorbell -> TX stall.
 
 Lab case guest-tests/lab/txpoll.sh: Samba-read-like request/response, the DUT transmits the
 64 KiB responses, the partner is a client with a 16 KiB SO_RCVBUF (window-clocked sender).

@@ -3,7 +3,7 @@
 // descriptor (opts2 IPv4_CS 29, TCP_CS 30, UDP_CS 31, IPv6_CS 28, TCPHO 27:18;
 // r8169 rtl8169_tso_csum_v2). The driver leaves CHECKSUM_PARTIAL's seed in
 // the L4 field; the device zeroes the field and computes the full sum
-// including the pseudo header (R8169-NOTES section 3 "Offloads"). IPv6
+// including the pseudo header (docs/R8169.md §3 "Offloads"). IPv6
 // extension headers are skipped; the pseudo header uses the fixed header's
 // destination (a routing header's final destination is not looked up).
 #include <span>

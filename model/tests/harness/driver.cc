@@ -211,7 +211,7 @@ bool Driver::mdio_write(unsigned reg, uint16_t val) {
 }
 
 bool Driver::phy_config() {
-  // rtl8168c hw_phy_config as listed in R8169-NOTES.md A "Open" step 2.
+  // rtl8168c hw_phy_config as listed in docs/R8169.md §A "Open" step 2.
   bool ok = true;
   ok &= mdio_write(kMiiPage, 1);
   ok &= mdio_write(0x12, 0x2300);

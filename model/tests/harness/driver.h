@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // A test driver that talks to the model the way Linux r8169 does for
-// RTL_GIGA_MAC_VER_22 (see docs R8169-NOTES.md, appendix A): probe, open,
+// RTL_GIGA_MAC_VER_22 (see docs/R8169.md §A): probe, open,
 // v2 TX descriptors with Own set on the first descriptor last, the NPQ/HPQ
 // doorbells, reclaim, RX polling and re-arming, PHY access over PHYAR with
 // the flag handshake, the DTCCR tally dump, and the interrupt handler in its
