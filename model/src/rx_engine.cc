@@ -203,7 +203,7 @@ void RxEngine::on_desc_done() {
     return;
   }
   phase_ = Phase::Write;
-  // Posted writes: data (+FCS) and the 16-byte write-back share the
+  // Posted writes: data (+FCS) and the 8-byte write-back (opts1, opts2) share the
   // upstream link; the engine is busy for their transfer time.
   d_.schedule_in(dma_write_time(d_.timing(), f.bytes.size()) + dma_write_time(d_.timing(), 8),
                  EventKind::RxWriteDone);

@@ -15,8 +15,8 @@ the receiver's steady-state figure in virtual time (warm-up excluded).
 
 Rules (every threshold is a constant below; docs/REPRODUCE.md explains them):
   sawtooth   at every peak MTU P = k*burst + 52 of the sweep: goodput(P+1) <= 0.95 goodput(P)
-             and goodput(P) >= (1 - 0.5 %) * max(goodput(P-2), goodput(P-1))
-  monotonic  no point more than 1 % below the best point at a smaller MTU, and no drop of
+             and goodput(P) >= (1 - 1.5 %) * max(goodput(P-2), goodput(P-1))
+  monotonic  no point more than 1.5 % below the best point at a smaller MTU, and no drop of
              more than 5 % one byte after P = k*512 + 52 or k*1024 + 52
   line rate  no point above the Ethernet goodput limit 1000 * (MTU - 52) / (MTU + 38) Mbit/s
              (+0.5 % for the edges of the timed window)
