@@ -27,7 +27,9 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import cpio, kernels
+from lablib import cpio
+
+from . import kernels
 from .errors import BadInput, BuildFailed
 
 REALTEK = "drivers/net/ethernet/realtek"

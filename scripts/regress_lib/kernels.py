@@ -7,7 +7,8 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from . import cpio
+from lablib import cpio
+
 from .errors import BadInput
 
 REPO = Path(__file__).resolve().parent.parent.parent

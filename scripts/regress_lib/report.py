@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Output of scripts/regress: one verdict line per entry, the summary line, JUnit XML and JSON.
 
-  PASS|FAIL|ERROR <name> <kernel> <driver> <reason>
-  N passed, N failed                     (ERROR counts as failed; CI tooling reads this line)
+  PASS|FAIL|TIMEOUT|ERROR <name> <kernel> <driver> <reason>   (scripts/lablib/result.py)
+  N passed, N failed                     (TIMEOUT and ERROR count as failed; CI tooling reads this line)
 
 JUnit: one <testsuite> per invocation, one <testcase> per entry (classname
-regress.<kernel>.<driver>), <failure> for FAIL, <error> for ERROR, the run's log in
+regress.<kernel>.<driver>), <failure> for FAIL (type regression) and TIMEOUT (type timeout),
+<error> for ERROR, the run's log in
 <system-out>. It validates against junit.xsd next to this file (xmllint --schema). Files are
 written atomically (a temporary file renamed into place), and only after every entry ran."""
 import json
@@ -46,7 +47,7 @@ def _atomic_write(path, data):
 
 
 def junit(results, meta):
-    fails = sum(1 for r in results if r["status"] == "FAIL")
+    fails = sum(1 for r in results if r["status"] in ("FAIL", "TIMEOUT"))
     errs = sum(1 for r in results if r["status"] == "ERROR")
     total = sum(r["wall_s"] for r in results)
     suite = ET.Element("testsuite", {
@@ -62,9 +63,10 @@ def junit(results, meta):
         tc = ET.SubElement(suite, "testcase", {
             "classname": f"regress.{r['kernel']}.{r['driver']}", "name": r["name"],
             "time": f"{r['wall_s']:.1f}"})
-        if r["status"] == "FAIL":
+        if r["status"] in ("FAIL", "TIMEOUT"):
             f = ET.SubElement(tc, "failure", {"message": _clean(one_line(r["reason"]))[:1000],
-                                              "type": "regression"})
+                                              "type": "regression" if r["status"] == "FAIL"
+                                              else "timeout"})
             f.text = _clean(r["reason"])
         elif r["status"] == "ERROR":
             e = ET.SubElement(tc, "error", {"message": _clean(one_line(r["reason"]))[:1000],

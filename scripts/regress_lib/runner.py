@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Run one matrix entry with the module under test and judge it: PASS | FAIL | ERROR.
+"""Run one matrix entry with the module under test and judge it: one word of the launcher
+library's vocabulary (scripts/lablib/result.py): PASS | FAIL | TIMEOUT | ERROR.
 
-Guest scenarios go through scripts/run-guest, lab episodes through the episode modules of
-scripts/repro/ (the same code as scripts/reproduce, driver "stock" for r8169 or "fixed" for
-rtl8168sim) and scripts/run-lab. The module reaches the guest as a newc archive appended to
-the image's initramfs ($RTL8168_INITRD_APPEND, see driver.overlay). ERROR means the harness
-could not judge (QEMU did not start, bad arguments to a tool): not the driver's fault."""
+Guest scenarios go through scripts/run-guest (its VERDICT line, parsed by lablib.protocol),
+lab episodes through the episode modules of scripts/repro/ (the same code as
+scripts/reproduce, driver "stock" for r8169 or "fixed" for rtl8168sim), which run the lab in
+this process (lablib.lab). The module reaches the guest as a newc archive appended to the
+image's initramfs (run-guest: $RTL8168_INITRD_APPEND; the lab: initrd_append; see
+driver.overlay). ERROR means the harness could not judge (QEMU did not start, bad arguments to
+a tool): not the driver's fault. TIMEOUT: no verdict within the wall-clock limit."""
 import importlib
 import os
 import re
@@ -21,6 +24,8 @@ REPO = kernels.REPO
 sys.path.insert(0, str(REPO / "scripts"))
 sys.dont_write_bytecode = True
 from repro import common, lab as replab  # noqa: E402
+from lablib import protocol  # noqa: E402
+from lablib.result import Kind  # noqa: E402
 
 LOG_TAIL = 150
 
@@ -69,17 +74,17 @@ def run_guest(name, kernel, module, overlay_cpio, out_dir, peer):
     log = "$ " + " ".join(cmd) + "\n" + out + ("\n--- stderr\n" + err if err.strip() else "")
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     (Path(out_dir) / "regress.log").write_text(log)
-    vline = next((l for l in out.splitlines() if l.startswith("VERDICT ")), "")
-    m = re.match(r"^VERDICT (PASS|FAIL) \S+ \S+ \S+ (.*?)(?: \(wall [0-9.]+s\))?$", vline)
-    reason = m.group(2) if m else ""
-    if rc == 0 and m and m.group(1) == "PASS":
+    o = protocol.parse_verdict_line(out)
+    reason = o.reason if o else ""
+    if rc == 0 and o and o.kind is Kind.PASS:
         return Result(name, kernel, module.label, "PASS", reason or "ok", wall, out_dir, log)
     if rc == 1:
-        return Result(name, kernel, module.label, "FAIL", reason or "run-guest: FAIL", wall,
+        kind = o.kind if o and o.kind in (Kind.FAIL, Kind.TIMEOUT) else Kind.FAIL
+        return Result(name, kernel, module.label, str(kind), reason or "run-guest: FAIL", wall,
                       out_dir, log)
     if rc is None:
-        return Result(name, kernel, module.label, "FAIL", f"no verdict within {timeout + 90} s",
-                      wall, out_dir, log)
+        return Result(name, kernel, module.label, "TIMEOUT",
+                      f"no verdict within {timeout + 90} s", wall, out_dir, log)
     last = (err.strip().splitlines() or [f"run-guest exit {rc}"])[-1]
     return Result(name, kernel, module.label, "ERROR", last, wall, out_dir, log)
 
@@ -134,19 +139,9 @@ def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
         if tag is None:
             tag = "-".join(x for x in (case, dut_driver, params.replace(" ", "_").replace("=", ""),
                                        props.replace(",", "_").replace("=", "")) if x)
-        saved = os.environ.get("RTL8168_INITRD_APPEND")
-        os.environ.update(_env(overlay_cpio))
-        if not overlay_cpio:
-            os.environ.pop("RTL8168_INITRD_APPEND", None)
-        try:
-            r = replab.run_lab(REPO, kernel, case, dut_driver, params=params, args=args,
-                               props=props, out_dir=out_dir / tag, timeout=timeout or 300,
-                               log=log)
-        finally:
-            if saved is None:
-                os.environ.pop("RTL8168_INITRD_APPEND", None)
-            else:
-                os.environ["RTL8168_INITRD_APPEND"] = saved
+        r = replab.run_lab(REPO, kernel, case, dut_driver, params=params, args=args,
+                           props=props, out_dir=out_dir / tag, timeout=timeout or 300,
+                           log=log, initrd_append=[str(overlay_cpio)] if overlay_cpio else [])
         runs.append(r)
         return r
 
@@ -172,8 +167,8 @@ def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
     if not cases:
         return Result(name, kernel, module.label, "ERROR", "the episode returned no case", wall,
                       out_dir, log_text)
-    if any(c.get("lab_status") == "error" for c in bad):
-        c = next(c for c in bad if c.get("lab_status") == "error")
+    if any(c.get("lab_status") == Kind.ERROR for c in bad):
+        c = next(c for c in bad if c.get("lab_status") == Kind.ERROR)
         return Result(name, kernel, module.label, "ERROR",
                       f"[{c['case']}] lab run error: {c['reason']}", wall, out_dir, log_text,
                       cases=slim)

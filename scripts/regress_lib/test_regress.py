@@ -21,7 +21,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE.parent))
 
-from regress_lib import cpio, matrix, report  # noqa: E402
+from lablib import cpio  # noqa: E402
+from regress_lib import matrix, report  # noqa: E402
 from regress_lib.errors import BadInput  # noqa: E402
 
 UNIT_ONLY = os.environ.get("RTL8168_REGRESS_UNIT_ONLY") == "1"

@@ -30,7 +30,7 @@ fix and is expected CLEAN). `ctx` is a common.Context:
 
     lab.LabResult fields:
         ok          True when the guest printed LAB DONE
-        status      "done" | "fail" | "timeout" | "error"
+        status      lablib.result.Kind: PASS | FAIL | TIMEOUT | ERROR (a str: "PASS", ...)
         reason      the LAB FAIL reason / error text ("" when done)
         results     list of dicts, one per guest "RESULT k=v ..." line (values are str)
         result(key=value...) -> first RESULT dict whose fields match (or {})

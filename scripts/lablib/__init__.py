@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""lablib - the one launcher library of the guest tests (docs/GUEST.md, docs/REPRODUCE.md).
+
+Every tool that boots a guest under QEMU goes through it: scripts/run-guest (scenarios),
+scripts/run-lab and scripts/reproduce (the closed-world lab), guest-tests/driver/smoke-test
+(the guest driver's boot test) and scripts/regress (through the first two).
+
+Modules:
+  result     the one result vocabulary: Kind PASS | FAIL | ERROR | TIMEOUT, and Outcome
+             (kind + reason + wall time); a timeout is a kind, never read from a reason
+  protocol   the guest's console lines (RESULT/STEP/GUEST and the three end lines:
+             "VERDICT PASS|FAIL <scenario> <reason>", "LAB DONE|FAIL <reason>",
+             "SMOKE PASS|FAIL: <reason>") parsed into an Outcome
+  cpio       the newc writer (byte-identical run to run) and reader, for every archive that
+             is appended to a guest image's initramfs
+  kernelpkg  which Debian linux-image package and version a guest kernel 6.1 / 6.12 is
+             (scripts/build-guest and scripts/build-driver both ask it)
+  qemu       QEMU command-line pieces: the binary ($RTL8168_QEMU), firmware dirs, NIC
+             -device options with extra properties, -icount, the initrd with appended archives
+  launch     starting QEMU with a wall-clock limit, the serial console file, HMP and QMP
+  guest      scripts/run-guest: one scenario with the host peers (rtl8168-peer)
+  lab        scripts/run-lab: the lab (two rtl8168 on one hub, -icount), in process
+  smoke      guest-tests/driver/smoke-test
+
+Standard library only.
+"""

@@ -1,0 +1,586 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""scripts/run-guest: boot a guest image, run one scenario with the host peers, judge it.
+
+    rc = guest.main(argv)        # the command line (see scripts/run-guest --help)
+    outcome = guest.run(spec)    # a result.Outcome; prints the run-guest lines on stdout
+
+The guest speaks the "scenario" dialect of lablib.protocol (GUEST/STEP/RESULT lines, one
+VERDICT PASS|FAIL <scenario> <reason>); the host acts on STEP lines over HMP (link-flap,
+migrate), collects the peers' JSON and checks every stream's SHA-256 against the pattern's.
+Last line: VERDICT PASS|FAIL|TIMEOUT <scenario> <kernel> <nic> <reason> (wall <s>s).
+Exit status: 0 PASS, 1 FAIL or TIMEOUT, 2 ERROR (bad arguments or missing pieces: one line
+on stderr, nothing run). See docs/GUEST.md."""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import launch, protocol, qemu
+from .result import HarnessError, Kind, Outcome
+
+REPO = qemu.REPO
+SCENARIOS = REPO / "guest-tests" / "scenarios"
+PROG = "run-guest"
+NICS = {
+    "rtl8168": "rtl8168",
+    "e1000e": "e1000e",
+    "rtl8139": "rtl8139",
+    "virtio": "virtio-net-pci,speed=1000,duplex=full",
+}
+MAC = "52:54:00:81:68:01"
+BYTES_RE = re.compile(r"^[0-9]+[KMG]?$")
+
+
+def scenario_names():
+    return sorted(p.stem for p in SCENARIOS.glob("*.sh") if p.stem != "common")
+
+
+def host_header(path):
+    """The scenario's '# host: sink=N source=M rr=R bytes=B timeout=T action=A net=N trace=E'
+    line as a dict (first occurrence of a key wins)."""
+    for line in Path(path).read_text(errors="replace").splitlines():
+        m = re.match(r"^# host: *(.*)$", line)
+        if m:
+            d = {}
+            for item in m.group(1).split():
+                if "=" in item:
+                    k, v = item.split("=", 1)
+                    d.setdefault(k, v.split("=")[0])
+            return d
+    return {}
+
+
+def chip_of(device_props):
+    """The chip profile among the NIC's properties (chip=..., last wins; default 8168c)."""
+    chips = [kv.split("=", 1)[1] for kv in (device_props or "").split(",")
+             if kv.startswith("chip=")]
+    return chips[-1] if chips else "8168c"
+
+
+@dataclass
+class Spec:
+    kernel: str
+    scenario: str
+    nic: str = "rtl8168"
+    device_props: str = ""
+    machine: str = "q35"
+    accel: str = "tcg"
+    icount: bool = False
+    net: str = None
+    bytes: str = None
+    qemu: str = None
+    peer: str = None
+    timeout: int = None
+    out: str = None
+    verbose: bool = False
+
+
+def append_line(s, ports, net_env, env=os.environ):
+    """The guest's kernel command line (rtl8168.<key>=<value> -> R_<key> in the guest)."""
+    a = (f"console=ttyS0 quiet panic=-1 rtl8168.scenario={s.scenario} rtl8168.nic={s.nic} "
+         f"rtl8168.bytes={s.bytes}")
+    for role in ("sink", "source", "rr"):
+        if ports.get(role):
+            a += f" rtl8168.{role}={ports[role]}"
+    if s.net == "tap":
+        a += f" rtl8168.peer={net_env['guest_peer']} rtl8168.ip={net_env['guest_ip']}"
+    # the scenarios check that r8169 names this chip (guest-tests/scenarios/common.sh)
+    a += f" rtl8168.chip={chip_of(s.device_props)}"
+    if env.get("RTL8168_GUEST_APPEND"):
+        a += " " + env["RTL8168_GUEST_APPEND"]
+    return a
+
+
+def command(s, img, initrd, append, tap=None, trace=(), env=os.environ, fw=None):
+    """The QEMU arguments common to every instance of the run (without -serial/-monitor)."""
+    netdev = "user,id=net0"
+    if s.net == "tap":
+        netdev = f"tap,id=net0,ifname={tap},script=no,downscript=no"
+    args = ["-nodefaults", "-no-reboot", "-display", "none", "-m",
+            env.get("RTL8168_GUEST_MEM") or "256", "-smp", "1",
+            *(qemu.firmware_args() if fw is None else fw)]
+    args += ["-accel", "tcg"] if s.accel == "tcg" else ["-accel", "kvm", "-cpu", "host"]
+    if s.icount:
+        args += ["-icount", qemu.ICOUNT, "-rtc", qemu.VM_RTC]
+    bus = None
+    if s.machine == "q35":
+        args += ["-M", "q35", "-device", "pcie-root-port,id=rp1,chassis=1,slot=1"]
+        bus = "rp1"
+    else:
+        args += ["-M", "pc"]
+    if trace and s.nic == "rtl8168":
+        for t in trace:
+            args += ["-trace", t]
+    args += ["-kernel", str(img / "vmlinux"), "-initrd", str(initrd), "-append", append,
+             "-netdev", netdev,
+             "-device", qemu.device(NICS[s.nic], "nic0", "net0", MAC, bus, s.device_props)]
+    return [qemu.binary(s.qemu, env), *args]
+
+
+def validate(s):
+    """Fill in the defaults from the scenario's host line; HarnessError on bad input."""
+    if s.kernel not in qemu.KERNELS:
+        raise HarnessError("--kernel is required (6.1 or 6.12)" if not s.kernel
+                           else f"unsupported kernel '{s.kernel}'")
+    names = " ".join(scenario_names())
+    if not s.scenario:
+        raise HarnessError(f"--scenario is required ({names})")
+    sfile = SCENARIOS / f"{s.scenario}.sh"
+    if s.scenario == "common" or "/" in s.scenario or not sfile.is_file():
+        raise HarnessError(f"unknown scenario '{s.scenario}' ({names})")
+    if s.nic not in NICS:
+        raise HarnessError(f"unknown --nic '{s.nic}' (rtl8168, e1000e, rtl8139, virtio)")
+    if s.machine not in ("q35", "pc"):
+        raise HarnessError(f"unknown --machine '{s.machine}' (q35, pc)")
+    if s.accel not in ("tcg", "kvm"):
+        raise HarnessError(f"unknown --accel '{s.accel}' (tcg, kvm)")
+    if s.bytes and not BYTES_RE.match(s.bytes):
+        raise HarnessError("--bytes needs a number with optional K, M or G")
+    if s.device_props and not qemu.PROPS_RE.match(s.device_props):
+        raise HarnessError("--device-props needs key=value[,key=value...] without spaces, "
+                           "e.g. timing=off")
+    qemu.image(s.kernel)
+    s.qemu = qemu.binary(s.qemu)
+    qemu.check_binary(s.qemu, need_rtl8168=(s.nic == "rtl8168"))
+    h = host_header(sfile)
+    s.bytes = s.bytes or h.get("bytes") or "64M"
+    if s.timeout is None:
+        s.timeout = int(h.get("timeout") or 180)
+    s.net = s.net or h.get("net") or "user"
+    if s.net not in ("user", "tap"):
+        raise HarnessError(f"unknown --net '{s.net}' (user, tap)")
+    if s.net == "tap":
+        if os.geteuid() != 0:
+            raise HarnessError(f"--net tap (scenario {s.scenario}) needs root to create a tap "
+                               f"device")
+        if not os.path.exists("/dev/net/tun"):
+            raise HarnessError("--net tap needs /dev/net/tun")
+        if not shutil.which("ip"):
+            raise HarnessError("--net tap needs ip (iproute2)")
+    counts = {r: int(h.get(r) or 0) for r in ("sink", "source", "rr")}
+    s.peer = s.peer or os.environ.get("RTL8168_PEER") or str(REPO / "build/bin/rtl8168-peer")
+    if sum(counts.values()) and not os.access(s.peer, os.X_OK):
+        raise HarnessError(f"host peer not found at {s.peer}: build it (cmake --build build), "
+                           f"or pass --peer PATH")
+    trace = [t for t in (h.get("trace") or "").split(",") if t]
+    return h, counts, h.get("action") or "", trace
+
+
+class Run:
+    """The processes and files of one run-guest invocation; close() cleans up."""
+
+    def __init__(self, out):
+        self.out = out
+        self.procs = []
+        self.tap = None
+        self.sockdir = Path(tempfile.mkdtemp(prefix="rtl8168-run.",
+                                             dir=os.environ.get("TMPDIR") or "/tmp"))
+
+    def mon(self, n):
+        return self.sockdir / f"monitor-{n}.sock"
+
+    def hmp(self, n, command):
+        try:
+            reply = launch.hmp(self.mon(n), command)
+        except OSError as e:
+            reply = f"(hmp {command!r}: {e})"
+        return reply
+
+    def hmp_log(self, n, command):
+        with open(self.out / "monitor.log", "a") as f:
+            f.write(self.hmp(n, command) + "\n")
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        if self.tap:
+            subprocess.run(["ip", "link", "del", self.tap], capture_output=True)
+        shutil.rmtree(self.sockdir, ignore_errors=True)
+
+
+def _say(msg):
+    print(f"{PROG}: {msg}", file=sys.stderr, flush=True)
+
+
+def _rc(p):
+    rc = p.returncode
+    return 128 - rc if rc is not None and rc < 0 else rc
+
+
+def start_peer(run, s, role, count, listen):
+    out = run.out
+    args = [s.peer, role, "--listen", f"{listen}:0", "--count", str(count)]
+    if role == "sink":
+        args += ["--expect-bytes", s.bytes, "--expect-pattern"]
+    elif role == "source":
+        args += ["--bytes", s.bytes]
+    args += ["--timeout", str(s.timeout), "--json", str(out / f"peer-{role}.json"),
+             "--ready-file", str(out / f"peer-{role}.ready")]
+    log = open(out / f"peer-{role}.log", "w")
+    p = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    log.close()
+    run.procs.append(p)
+    ready = out / f"peer-{role}.ready"
+    for _ in range(100):
+        if ready.is_file() and ready.stat().st_size:
+            return p, ready.read_text().strip().rsplit(":", 1)[-1]
+        if p.poll() is not None:
+            break
+        time.sleep(0.05)
+    sys.stderr.write((out / f"peer-{role}.log").read_text(errors="replace"))
+    what = {"sink": "sink", "source": "source", "rr": "rr server"}[role]
+    raise HarnessError(f"the peer {what} did not start")
+
+
+def run(s, say=_say):
+    """Run one scenario; prints the run-guest lines; returns the Outcome (HarnessError when
+    nothing could be started)."""
+    h, counts, action, trace = validate(s)
+    out = Path(s.out) if s.out else REPO / "build" / "runs" / (
+        f"{s.kernel}-{s.scenario}-{s.nic}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        raise HarnessError(f"cannot create {out}")
+    out = out.resolve()
+    for pat in ("console*.log", "peer-*.json", "peer-*.ready", "peer-*.log", "qemu*.log",
+                "monitor.log", "migration.state"):
+        for f in out.glob(pat):
+            f.unlink(missing_ok=True)
+    r = Run(out)
+    try:
+        return _run(s, r, counts, action, trace, say)
+    finally:
+        r.close()
+
+
+def _run(s, r, counts, action, trace, say):
+    out = r.out
+    t0 = time.monotonic()
+    net_env = {"listen": "127.0.0.1", "guest_peer": "10.0.2.2", "guest_ip": ""}
+    if s.net == "tap":
+        # a private /24 per run: 10.81.<n>.1 on the host's tap, 10.81.<n>.2 in the guest
+        sub = f"10.81.{os.getpid() % 250 + 1}"
+        tap = f"rtl8168t{os.getpid() % 10000000}"
+        for cmd, what in ((["ip", "tuntap", "add", "dev", tap, "mode", "tap"],
+                           f"ip tuntap add {tap}"),
+                          (["ip", "addr", "add", f"{sub}.1/24", "dev", tap],
+                           f"ip addr add {sub}.1/24 dev {tap}"),
+                          (["ip", "link", "set", tap, "up"], f"ip link set {tap} up")):
+            if subprocess.run(cmd).returncode != 0:
+                raise HarnessError(f"{what} failed")
+            r.tap = tap
+        net_env = {"listen": f"{sub}.1", "guest_peer": f"{sub}.1", "guest_ip": f"{sub}.2/24"}
+    peers, ports = {}, {}
+    for role in ("sink", "source", "rr"):
+        if counts[role] > 0:
+            peers[role], ports[role] = start_peer(r, s, role, counts[role], net_env["listen"])
+
+    img, _ = qemu.image(s.kernel)
+    initrd = qemu.initrd(img / "initramfs.cpio", qemu.initrd_append_env(),
+                         r.sockdir / "initramfs.cpio")
+    base = command(s, img, initrd, append_line(s, ports, net_env), r.tap, trace)
+    con = launch.Console()
+    vms = {}
+
+    def start_qemu(n, *extra):
+        cmd = [*base, "-serial", f"file:{out}/console-{n}.log",
+               "-monitor", f"unix:{r.mon(n)},server=on,wait=off", *extra]
+        (out / f"qemu-{n}.cmdline").write_text(qemu.quote(cmd) + "\n")
+        vm = launch.Qemu(cmd, out / f"qemu-{n}.log")
+        r.procs.append(vm.proc)
+        con.add(out / f"console-{n}.log")
+        vms[n] = vm
+        return vm
+
+    say(f"{s.kernel} {s.scenario} on {s.nic}{',' + s.device_props if s.device_props else ''} "
+        f"({s.machine}, {s.net}, {s.accel}{', icount' if s.icount else ''}), logs in {out}, "
+        f"monitor {r.mon(1)}")
+    vm = start_qemu(1)
+    inst, acted = 1, ""
+    deadline = launch.Deadline(s.timeout)
+    end, host_fail = None, None   # host_fail: an Outcome (FAIL or TIMEOUT) of the host's own
+    while True:
+        text = con.text()
+        if s.verbose:
+            new = con.new_text()
+            for l in new.splitlines():
+                sys.stderr.write(f"  | {l}\n")
+        c = protocol.parse(text, "scenario")
+        if c.end is not None:
+            end = c
+            break
+        if not vm.alive():
+            vm.wait()
+            tail = " ".join((out / f"qemu-{inst}.log").read_text(errors="replace")
+                            .splitlines()[-3:])
+            host_fail = Outcome(Kind.FAIL, f"QEMU exited without a verdict ({tail} )")
+            break
+        if deadline.expired():
+            host_fail = Outcome(Kind.TIMEOUT, f"no VERDICT within {s.timeout}s")
+            break
+        if action == "link-flap" and not acted and c.has_step(s.scenario, "transfer-running"):
+            time.sleep(0.5)
+            say("monitor: set_link nic0 off")
+            r.hmp_log(inst, "set_link nic0 off")
+            time.sleep(float(os.environ.get("RTL8168_FLAP_SECONDS") or 2))
+            say("monitor: set_link nic0 on")
+            r.hmp_log(inst, "set_link nic0 on")
+            acted = "flapped"
+        elif action == "migrate" and not acted and c.has_step(s.scenario, "transfer-running"):
+            fail = _migrate(s, r, vm, out, say, t0)
+            if isinstance(fail, Outcome):
+                host_fail = fail
+                break
+            acted, inst = "migrated", 2
+            vm = start_qemu(2, "-incoming", f"exec:cat {out}/migration.state")
+            fail = _resume(r, vm)
+            if fail:
+                host_fail = fail
+                break
+        time.sleep(0.1)
+    wall = time.monotonic() - t0
+
+    # --- collect: give QEMU a moment to power off, then the peers to write their JSON
+    if vm.wait(5) is None:
+        vm.proc.terminate()
+    peer_fail = []
+    for role in ("sink", "source", "rr"):
+        p = peers.get(role)
+        if p is None:
+            continue
+        try:
+            p.wait(5)
+        except subprocess.TimeoutExpired:
+            p.send_signal(signal.SIGINT)
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        if p.returncode != 0:
+            peer_fail.append(f"peer {role} exit {_rc(p)}")
+        j = out / f"peer-{role}.json"
+        if j.is_file() and j.stat().st_size:
+            print(f"PEER {role} " + re.sub(" +", " ", j.read_text().replace("\n", "")))
+        else:
+            try:
+                tail = " ".join((out / f"peer-{role}.log").read_text(errors="replace")
+                                .splitlines()[-2:]) + " "
+            except OSError:
+                tail = ""
+            print(f"PEER {role} (no JSON; log: {tail})")
+    console = con.text()
+    (out / "console.log").write_text(console)
+
+    # SHA-256 of every stream against the pattern's (the peer checked the pattern bytewise too)
+    sha_fail = []
+    if counts["sink"] + counts["source"] > 0 and host_fail is None:
+        want = ""
+        p = subprocess.run([s.peer, "pattern", "--bytes", s.bytes], capture_output=True,
+                           text=True)
+        try:
+            want = json.loads(p.stdout)["sha256"]
+        except (ValueError, KeyError, TypeError):
+            pass
+        for role in ("sink", "source"):
+            j = out / f"peer-{role}.json"
+            if not (j.is_file() and j.stat().st_size):
+                continue
+            try:
+                doc = json.loads(j.read_text())
+                shas = ([c.get("sha256", "-") for c in doc.get("connections", [])]
+                        if role == "sink" else [doc.get("sha256", "-")])
+            except ValueError:
+                shas = []
+            n_ok = sum(1 for x in shas if x == want)
+            print(f"HOST {role} sha256 {n_ok}/{len(shas)} match the pattern's ({want}, "
+                  f"{s.bytes} bytes)")
+            if not (want and n_ok == len(shas) and shas):
+                sha_fail.append(f"{role} SHA-256 mismatch ({n_ok}/{len(shas)})")
+
+    for l in protocol.lines(console):
+        if re.match(r"^(GUEST|RESULT|STEP) ", l):
+            print(l)
+    trace_count = None
+    if trace and s.nic == "rtl8168":
+        pat = re.compile(r"(^|[ :])(" + "|".join(map(re.escape, trace)) + r")[ :]")
+        trace_count = 0
+        for f in sorted(out.glob("qemu-*.log")):
+            trace_count += sum(1 for l in f.read_text(errors="replace").splitlines()
+                               if pat.search(l))
+        print(f"HOST trace={','.join(trace)} count={trace_count} (QEMU stderr: "
+              f"{out}/qemu-N.log)")
+
+    name = f"{s.scenario} {s.kernel} {s.nic}"
+
+    def verdict(o):
+        o.wall_s = wall
+        print(protocol.verdict_line(o.kind, s.scenario, s.kernel, s.nic, o.reason, wall),
+              flush=True)
+        return o
+
+    if host_fail is not None:
+        print("--- console tail")
+        for l in console.splitlines()[-30:]:
+            print(f"  | {l}")
+        return verdict(host_fail)
+    if not end.end.ok:
+        print("--- console tail")
+        rest = [l for l in console.splitlines() if not re.match(r"^(RESULT|STEP|GUEST) ", l)]
+        for l in rest[-40:]:
+            print(f"  | {l}")
+        return verdict(Outcome(Kind.FAIL, f"guest: {end.end.reason}"))
+    if peer_fail:
+        return verdict(Outcome(Kind.FAIL, f"{'; '.join(peer_fail)} (see {out}/peer-*.log)"))
+    if sha_fail:
+        return verdict(Outcome(Kind.FAIL, "; ".join(sha_fail)))
+    if trace_count == 0:
+        return verdict(Outcome(Kind.FAIL, f"the device reported no {','.join(trace)} event"))
+    if action == "link-flap" and acted != "flapped":
+        return verdict(Outcome(Kind.FAIL, "the host never flapped the link"))
+    if action == "migrate" and acted != "migrated":
+        return verdict(Outcome(Kind.FAIL, "the host never migrated"))
+    (out / "migration.state").unlink(missing_ok=True)   # large; kept only when the run failed
+    return verdict(Outcome(Kind.PASS, end.end.reason))
+
+
+def _migrate(s, r, vm, out, say, t0):
+    """stop, migrate to OUT/migration.state, quit the source. An Outcome on failure."""
+    st = out / "migration.state"
+    # stop first: the transfer is frozen mid-way for certain, and the state is written once
+    r.hmp_log(1, "stop")
+    j = out / "peer-sink.json"
+    if j.is_file() and j.stat().st_size:
+        return Outcome(Kind.FAIL, "the transfer ended before the migration started "
+                                  "(use a larger --bytes)")
+    say(f"monitor: stop; migrate to {st}")
+    r.hmp_log(1, "migrate_set_parameter max-bandwidth 10G")
+    r.hmp_log(1, f'migrate -d "exec:cat > {st}"')
+    for _ in range(601):
+        info = r.hmp(1, "info migrate")
+        with open(out / "monitor.log", "a") as f:
+            f.write(info + "\n")
+        if re.search(r"Migration status: completed", info):
+            break
+        if re.search(r"Migration status: (failed|cancelled)", info):
+            return Outcome(Kind.FAIL, "migration failed")
+        time.sleep(0.1)
+    else:
+        return Outcome(Kind.FAIL, "migration did not complete")
+    r.hmp(1, "quit")
+    vm.wait()
+    say(f"migrated ({st.stat().st_size} bytes) in {time.monotonic() - t0:.1f}s; "
+        f"starting QEMU from it")
+    return None
+
+
+def _resume(r, vm):
+    """The destination keeps the source's stopped run state: wait for the load, then cont."""
+    for _ in range(301):
+        time.sleep(0.2)
+        now = r.hmp(2, "info status") if r.mon(2).exists() else ""
+        if now.startswith("(hmp "):
+            now = ""
+        with open(r.out / "monitor.log", "a") as f:
+            f.write(now + "\n")
+        if "VM status: running" in now:
+            return None
+        if "VM status: paused" in now and "inmigrate" not in now:
+            r.hmp_log(2, "cont")
+            _say("monitor: cont on the new QEMU")
+            return None
+        if not vm.alive():
+            return None
+    return Outcome(Kind.FAIL, "the new QEMU did not load the migration state")
+
+
+# ---- command line ---------------------------------------------------------------------------
+
+EPILOG = """\
+Environment: RTL8168_QEMU, RTL8168_PEER (defaults of --qemu, --peer), RTL8168_GUEST_APPEND
+(more kernel parameters, e.g. rtl8168.debug=1), RTL8168_GUEST_MEM (MiB, default 256),
+RTL8168_FLAP_SECONDS (link-flap down time, default 2), RTL8168_INITRD_APPEND=a.cpio[:b.cpio]
+(newc archives appended to the image's initramfs; later files win).
+Images come from scripts/build-guest, QEMU from scripts/build-qemu, the host traffic peer
+from the CMake build (build/bin/rtl8168-peer). See docs/GUEST.md."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        print(f"{PROG}: error: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+def parser():
+    ap = _Parser(prog="scripts/run-guest", formatter_class=argparse.RawDescriptionHelpFormatter,
+                 description="Boot a guest image under QEMU, run one scenario, print its result "
+                             "lines and a verdict.\nExit status: 0 PASS, 1 FAIL or TIMEOUT, 2 bad "
+                             "arguments or missing pieces.",
+                 epilog=EPILOG)
+    ap.add_argument("--kernel", metavar="K", help="guest kernel: 6.1 or 6.12 (images from "
+                    "scripts/build-guest)")
+    ap.add_argument("--scenario", metavar="S", help="one of: " + " ".join(scenario_names()))
+    ap.add_argument("--nic", metavar="N", default="rtl8168",
+                    help="rtl8168 (default), e1000e, rtl8139 or virtio (QEMU's own: comparison "
+                         "and harness checks)")
+    ap.add_argument("--device-props", metavar="P", default="",
+                    help="extra properties appended to the NIC's -device option, e.g. "
+                         "timing=off (comma-separated key=value list; see -device <nic>,help)")
+    ap.add_argument("--machine", metavar="M", default="q35",
+                    help="q35 (default; the NIC sits on a PCIe root port) or pc")
+    ap.add_argument("--accel", metavar="A", default="tcg",
+                    help="tcg (default) or kvm (needs a working /dev/kvm; not on these machines)")
+    ap.add_argument("--net", metavar="user|tap",
+                    help="-netdev user (libslirp, default) or a tap device created for the run "
+                         "(root; the scenario's default, e.g. migrate uses tap)")
+    ap.add_argument("--icount", action="store_true",
+                    help="-icount shift=0,align=off,sleep=off and a VM-clock RTC (guest time "
+                         "becomes deterministic; slower)")
+    ap.add_argument("--bytes", metavar="N",
+                    help="transfer size per stream (default from the scenario, e.g. 64M)")
+    ap.add_argument("--qemu", metavar="PATH",
+                    help="QEMU binary (default $RTL8168_QEMU or build/qemu/qemu-system-x86_64)")
+    ap.add_argument("--peer", metavar="PATH",
+                    help="host peer (default $RTL8168_PEER or build/bin/rtl8168-peer)")
+    ap.add_argument("--timeout", metavar="SEC",
+                    help="give up after SEC seconds of wall time (default from the scenario)")
+    ap.add_argument("--out", metavar="DIR",
+                    help="keep logs there (default build/runs/<kernel>-<scenario>-<nic>-<time>)")
+    ap.add_argument("--verbose", action="store_true", help="echo the guest console while it runs")
+    return ap
+
+
+def main(argv):
+    a = parser().parse_args(argv)
+    if a.timeout is not None and not re.match(r"^[0-9]+$", a.timeout):
+        print(f"{PROG}: error: --timeout needs whole seconds", file=sys.stderr)
+        return 2
+    s = Spec(kernel=a.kernel or "", scenario=a.scenario or "", nic=a.nic,
+             device_props=a.device_props, machine=a.machine, accel=a.accel, icount=a.icount,
+             net=a.net, bytes=a.bytes, qemu=a.qemu, peer=a.peer,
+             timeout=int(a.timeout) if a.timeout is not None else None, out=a.out,
+             verbose=a.verbose)
+
+    def on_term(signum, frame):
+        raise SystemExit(130)
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        o = run(s)
+    except HarnessError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return o.kind.exit_code

@@ -1,0 +1,358 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Unit tests of scripts/lablib (CTest scripts.lablib-unit, label scripts): the cpio writer,
+the console protocol and the result vocabulary (a timeout is its own kind), QEMU command-line
+construction and the RTL8168_QEMU override, the kernel-package lookup. No guest is booted.
+
+  python3 -m unittest discover -s scripts/lablib -t scripts"""
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+sys.dont_write_bytecode = True
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from lablib import cpio, guest, kernelpkg, lab, launch, protocol, qemu  # noqa: E402
+from lablib.result import HarnessError, Kind, Outcome  # noqa: E402
+
+
+class Tmp(unittest.TestCase):
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="lablib-test."))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+
+class Cpio(Tmp):
+    FILES = {"lib/modules/r/kernel/x/r8169.ko": (b"\x7fELF" * 3, 0o644),
+             "usr/bin/tool": (b"#!/bin/sh\necho hi\n", 0o755),
+             "init": (b"", 0o755)}
+
+    def test_round_trip(self):
+        p = self.tmp / "a.cpio"
+        cpio.write(p, self.FILES)
+        got = cpio.read(p)
+        self.assertEqual([n for n, _, _ in got],
+                         ["init", "lib", "lib/modules", "lib/modules/r", "lib/modules/r/kernel",
+                          "lib/modules/r/kernel/x", "lib/modules/r/kernel/x/r8169.ko", "usr",
+                          "usr/bin", "usr/bin/tool"])
+        for name, mode, data in got:
+            if name in self.FILES:
+                self.assertEqual(data, self.FILES[name][0], name)
+                self.assertEqual(mode, stat.S_IFREG | self.FILES[name][1], name)
+            else:
+                self.assertTrue(stat.S_ISDIR(mode), name)
+        self.assertEqual(p.stat().st_size % 512, 0)
+
+    def test_cpio_tool_reads_it(self):
+        if not shutil.which("cpio"):
+            self.skipTest("no cpio(1)")
+        p = self.tmp / "a.cpio"
+        cpio.write(p, self.FILES)
+        t = subprocess.run(["cpio", "-t", "--quiet"], stdin=open(p, "rb"), capture_output=True,
+                           text=True)
+        self.assertEqual(t.returncode, 0, t.stderr)
+        self.assertEqual(t.stdout.split(), cpio.names(p))
+        out = self.tmp / "x"
+        out.mkdir()
+        subprocess.run(["cpio", "-i", "-d", "--quiet"], stdin=open(p, "rb"), cwd=out,
+                       check=True)
+        self.assertEqual((out / "usr/bin/tool").read_bytes(), self.FILES["usr/bin/tool"][0])
+        self.assertTrue(os.access(out / "usr/bin/tool", os.X_OK))
+
+    def test_byte_identical_and_inodes_per_archive(self):
+        a, b = self.tmp / "a.cpio", self.tmp / "b.cpio"
+        cpio.write(a, self.FILES)
+        cpio.write(b, self.FILES)   # a second archive in the same process: inodes from 1 again
+        self.assertEqual(a.read_bytes(), b.read_bytes())
+        data = a.read_bytes()
+        self.assertEqual(data[:14], b"070701" + b"%08X" % 1)
+        self.assertIn(b"00000000", data[46:54])   # mtime 0
+
+    def test_tree_order_and_concat(self):
+        t = cpio.Tree()
+        t.file("init", b"x", 0o755)
+        t.file("lab/common.sh", b"y")
+        t.file("lab/case.sh", b"z")
+        t.write(self.tmp / "ov.cpio")
+        self.assertEqual(cpio.names(self.tmp / "ov.cpio"),
+                         ["init", "lab", "lab/common.sh", "lab/case.sh"])
+        cpio.write(self.tmp / "base.cpio", {"init": (b"base", 0o755)})
+        cpio.concat(self.tmp / "all.cpio", [self.tmp / "base.cpio", self.tmp / "ov.cpio"])
+        got = cpio.read(self.tmp / "all.cpio")
+        self.assertEqual([(n, d) for n, _, d in got if n == "init"],
+                         [("init", b"base"), ("init", b"x")])   # the later one wins in the guest
+
+
+class Results(unittest.TestCase):
+    def test_kinds(self):
+        self.assertEqual([k.exit_code for k in (Kind.PASS, Kind.FAIL, Kind.TIMEOUT, Kind.ERROR)],
+                         [0, 1, 1, 2])
+        self.assertEqual(str(Kind.TIMEOUT), "TIMEOUT")
+        self.assertEqual(f"{Kind.FAIL}", "FAIL")
+        self.assertEqual(Kind.parse("timeout"), Kind.TIMEOUT)
+        self.assertTrue(Kind.PASS.ok and not Kind.TIMEOUT.ok)
+        self.assertEqual(Kind.ERROR, "ERROR")   # JSON / regress reports carry the word
+        with self.assertRaises(ValueError):
+            Kind.parse("done")
+
+    def test_scenario_dialect(self):
+        text = ("boot noise\r\nGUEST kernel=6.1 scenario=smoke nic=rtl8168 uptime=2\n"
+                "STEP scenario=smoke transfer-running\nRESULT scenario=smoke dir=tx rc=0 mbps=9\n"
+                "VERDICT PASS smoke all checks passed\nVERDICT FAIL smoke later\n")
+        c = protocol.parse(text, "scenario")
+        self.assertEqual(c.end.kind, Kind.PASS)
+        self.assertEqual(c.end.reason, "all checks passed")
+        self.assertEqual(c.scenario, "smoke")
+        self.assertEqual(len(c.results), 1)
+        self.assertTrue(c.has_step("smoke", "transfer-running"))
+        self.assertFalse(c.has_step("smoke", "transfer-run"))   # grep's \b, as before
+        self.assertIsNone(protocol.parse("GUEST x\n", "scenario").end)
+
+    def test_lab_and_smoke_dialects(self):
+        c = protocol.parse("RESULT kind=rr mbps=680\nLAB FAIL no link\nLAB DONE\n", "lab")
+        self.assertEqual((c.end.kind, c.end.reason), (Kind.FAIL, "no link"))
+        self.assertEqual(protocol.parse_kv(c.results[0]), {"kind": "rr", "mbps": "680"})
+        self.assertEqual(protocol.parse("LAB DONE\n", "lab").end.kind, Kind.PASS)
+        s = protocol.parse("SMOKE STEP: insmod\nSMOKE FAIL: ping after reload\n", "smoke")
+        self.assertEqual((s.end.kind, s.end.reason), (Kind.FAIL, "ping after reload"))
+        self.assertEqual(protocol.parse("SMOKE STEP: x\nSMOKE PASS\n", "smoke").end.kind,
+                         Kind.PASS)
+        # a guest never says TIMEOUT: only the launcher owning the deadline does
+        self.assertIsNone(protocol.parse("VERDICT TIMEOUT smoke x\n", "scenario").end)
+
+    def test_host_verdict_line(self):
+        for kind in Kind:
+            line = protocol.verdict_line(kind, "smoke", "6.1", "rtl8168", "why (not) 1", 12.34)
+            o = protocol.parse_verdict_line("PEER sink {}\n" + line + "\n")
+            self.assertEqual((o.kind, o.reason, o.wall_s), (kind, "why (not) 1", 12.3))
+        o = protocol.parse_verdict_line("VERDICT TIMEOUT smoke 6.12 e1000e no VERDICT within "
+                                        "180s (wall 180.2s)")
+        self.assertEqual(o.kind, Kind.TIMEOUT)   # from the kind word, whatever the reason says
+        o = protocol.parse_verdict_line("VERDICT FAIL smoke 6.1 rtl8168 guest: timeout after "
+                                        "the transfer (wall 3.0s)")
+        self.assertEqual(o.kind, Kind.FAIL)      # "timeout" in a reason is just text
+        self.assertIsNone(protocol.parse_verdict_line("RESULT x=1\n"))
+
+
+class QemuCommand(Tmp):
+    def test_binary_override(self):
+        self.assertEqual(qemu.binary(None, {}), str(qemu.DEFAULT_QEMU))
+        self.assertEqual(qemu.binary(None, {"RTL8168_QEMU": "/opt/q"}), "/opt/q")
+        self.assertEqual(qemu.binary("/x/q", {"RTL8168_QEMU": "/opt/q"}), "/x/q")
+        self.assertEqual(qemu.binary(None, {"RTL8168_QEMU": ""}), str(qemu.DEFAULT_QEMU))
+
+    def test_pieces(self):
+        self.assertEqual(qemu.firmware_args(("/a", "/b", "/c"), lambda d: d != "/b"),
+                         ["-L", "/a", "-L", "/c"])
+        self.assertEqual(qemu.props("chip=8168evl,timing=on", "", "timing=off,x=1"),
+                         ",chip=8168evl,timing=off,x=1")
+        self.assertEqual(qemu.device("rtl8168", "dut", "hp1", "52:54:00:00:00:01", "rp1",
+                                     ",timing=off"),
+                         "rtl8168,id=dut,netdev=hp1,mac=52:54:00:00:00:01,romfile=,bus=rp1,"
+                         "timing=off")
+        self.assertEqual(qemu.device("e1000e", None, "n", "m", None, "a=b"),
+                         "e1000e,netdev=n,mac=m,romfile=,a=b")
+        self.assertEqual(qemu.icount(), "shift=0,align=off,sleep=off")
+        self.assertEqual(qemu.icount("record", "/r/f"),
+                         "shift=0,align=off,sleep=off,rr=record,rrfile=/r/f")
+        with self.assertRaises(HarnessError):
+            qemu.check_props("a=b, c=d")
+        qemu.check_props("a=b,c=")
+
+    def test_initrd(self):
+        base = self.tmp / "base.cpio"
+        cpio.write(base, {"init": (b"1", 0o755)})
+        self.assertEqual(qemu.initrd(base, [], self.tmp / "x.cpio"), str(base))
+        ov = self.tmp / "ov.cpio"
+        cpio.write(ov, {"a": (b"2", 0o644)})
+        got = qemu.initrd(base, [ov], self.tmp / "x.cpio")
+        self.assertEqual(Path(got).read_bytes(), base.read_bytes() + ov.read_bytes())
+        self.assertEqual(qemu.initrd_append_env({"RTL8168_INITRD_APPEND": f"{ov}:{base}"}),
+                         [str(ov), str(base)])
+        with self.assertRaises(HarnessError):
+            qemu.initrd_append_env({"RTL8168_INITRD_APPEND": str(self.tmp / "missing")})
+
+    def test_lab_command(self):
+        s = lab.Spec(kernel="6.1", case="txpoll", params="txpoll_rekick=0",
+                     args={"count": "200"}, trace=["rtl8168_model*"])
+        img = Path("/img")
+        old = os.environ.get("RTL8168_QEMU")
+        os.environ["RTL8168_QEMU"] = "/opt/qemu/qemu-system-x86_64"
+        try:
+            cmd = lab.command(s, img, "/w/initramfs.cpio", "/o/console.log",
+                              ",lossy-txpoll=on", "")
+        finally:
+            if old is None:
+                os.environ.pop("RTL8168_QEMU")
+            else:
+                os.environ["RTL8168_QEMU"] = old
+        self.assertEqual(cmd[0], "/opt/qemu/qemu-system-x86_64")
+        # the lab's command line, in this order (part of every run's inputs fingerprint)
+        fw = qemu.firmware_args()
+        self.assertEqual(cmd[1:17], ["-M", "q35", "-smp", "1", "-m", "512", "-nodefaults",
+                                     "-no-shutdown", "-display", "none", "-accel",
+                                     "tcg,thread=single", "-icount",
+                                     "shift=0,align=off,sleep=off", "-rtc",
+                                     "base=2024-01-01T00:00:00,clock=vm"])
+        rest = cmd[17 + len(fw):]
+        self.assertEqual(rest[:6], ["-device", "pcie-root-port,id=rp1,chassis=1,slot=1",
+                                    "-device", "pcie-root-port,id=rp2,chassis=2,slot=2",
+                                    "-netdev", "hubport,id=hp1,hubid=0"])
+        self.assertIn("rtl8168,id=dut,netdev=hp1,mac=52:54:00:00:00:01,romfile=,bus=rp1,"
+                      "lossy-txpoll=on", cmd)
+        self.assertIn("rtl8168,id=partner,netdev=hp2,mac=52:54:00:00:00:02,romfile=,bus=rp2", cmd)
+        ap = cmd[cmd.index("-append") + 1]
+        self.assertEqual(ap, "console=ttyS0 panic=-1 loglevel=4 nokaslr lab.case=txpoll "
+                             "lab.driver=rtl8168sim lab.count=200")
+        self.assertEqual(cmd[cmd.index("-trace") + 1], "rtl8168_model*")
+        self.assertEqual(cmd[-4:], ["-chardev", "stdio,id=qmp0,signal=off", "-mon",
+                                    "chardev=qmp0,mode=control"])
+        self.assertEqual(s.command_args()[:6], ["--kernel", "6.1", "--case", "txpoll",
+                                                "--dut-driver", "rtl8168sim"])
+
+    def test_inputs_fingerprint_ignores_paths(self):
+        files = []
+        for n in ("i1", "i2", "v", "q"):
+            (self.tmp / n).write_bytes(b"same")
+            files.append(self.tmp / n)
+        i1, i2, v, q = files
+        mk = lambda ini, con: ["q", "-initrd", str(ini), "-serial", f"file:{con}"]  # noqa: E731
+        a = lab.inputs_fingerprint(mk(i1, "/a/c.log"), i1, "/a/c.log", v, q)
+        b = lab.inputs_fingerprint(mk(i2, "/b/c.log"), i2, "/b/c.log", v, q)
+        self.assertEqual(a, b)
+        i2.write_bytes(b"other")
+        self.assertNotEqual(a, lab.inputs_fingerprint(mk(i2, "/b/c.log"), i2, "/b/c.log", v, q))
+
+    def test_guest_command(self):
+        s = guest.Spec(kernel="6.1", scenario="smoke", device_props="chip=8168evl,timing=off",
+                       bytes="64M", net="user", qemu=None)
+        env = {"RTL8168_QEMU": "/opt/q", "RTL8168_GUEST_MEM": "384"}
+        ap = guest.append_line(s, {"sink": "4000", "source": "4001"}, {}, env={})
+        self.assertEqual(ap, "console=ttyS0 quiet panic=-1 rtl8168.scenario=smoke "
+                             "rtl8168.nic=rtl8168 rtl8168.bytes=64M rtl8168.sink=4000 "
+                             "rtl8168.source=4001 rtl8168.chip=8168evl")
+        cmd = guest.command(s, Path("/img"), "/img/initramfs.cpio", ap, env=env, fw=[])
+        self.assertEqual(cmd[0], "/opt/q")
+        self.assertEqual(cmd[1:9], ["-nodefaults", "-no-reboot", "-display", "none", "-m",
+                                    "384", "-smp", "1"])
+        self.assertEqual(cmd[-2:], ["-device", "rtl8168,id=nic0,netdev=net0,"
+                                    "mac=52:54:00:81:68:01,romfile=,bus=rp1,chip=8168evl,"
+                                    "timing=off"])
+        self.assertNotIn("-icount", cmd)
+        s2 = guest.Spec(kernel="6.1", scenario="smoke", nic="virtio", machine="pc",
+                        icount=True, bytes="1M", net="tap", qemu="/q")
+        cmd = guest.command(s2, Path("/img"), "/i", "x", tap="rtl8168t1", env={}, fw=[])
+        self.assertEqual(cmd[0], "/q")
+        self.assertIn("shift=0,align=off,sleep=off", cmd)
+        self.assertIn("tap,id=net0,ifname=rtl8168t1,script=no,downscript=no", cmd)
+        self.assertEqual(cmd[-1], "virtio-net-pci,speed=1000,duplex=full,id=nic0,netdev=net0,"
+                                  "mac=52:54:00:81:68:01,romfile=")
+        self.assertEqual(guest.chip_of(""), "8168c")
+
+    def test_scenario_host_header(self):
+        p = self.tmp / "s.sh"
+        p.write_text("#!/bin/sh\n# host: sink=1 source=2 bytes=64M trace=a,b action=migrate\n"
+                     "# host: sink=9\n")
+        self.assertEqual(guest.host_header(p), {"sink": "1", "source": "2", "bytes": "64M",
+                                                "trace": "a,b", "action": "migrate"})
+
+
+class KernelPackage(unittest.TestCase):
+    def apt(self, answers):
+        return lambda *args: answers.get(args, "")
+
+    def test_61_from_the_metapackage(self):
+        run = self.apt({("depends", "linux-image-amd64"):
+                        "linux-image-amd64\n  Depends: linux-image-6.1.0-9-amd64\n"
+                        "  Depends: linux-image-6.1.0-57-amd64\n",
+                        ("policy", "linux-image-6.1.0-57-amd64"):
+                        "linux-image-6.1.0-57-amd64:\n  Installed: (none)\n"
+                        "  Candidate: 6.1.192-3\n"})
+        self.assertEqual(kernelpkg.lookup("6.1", run, env={}),
+                         {"package": "linux-image-6.1.0-57-amd64", "version": "6.1.192-3",
+                          "release": "6.1.0-57-amd64"})
+
+    def test_612_newest_by_name_and_show_fallback(self):
+        run = self.apt({("pkgnames", "linux-image-"):
+                        "linux-image-6.12.9+deb12-amd64\nlinux-image-6.12.117+deb12-amd64\n"
+                        "linux-image-6.12.117+deb12-amd64-dbg\nlinux-image-6.1.0-57-amd64\n",
+                        ("policy", "linux-image-6.12.117+deb12-amd64"): "  Candidate: (none)\n",
+                        ("show", "linux-image-6.12.117+deb12-amd64"):
+                        "Package: x\nVersion: 6.12.117-1~deb12u1\n\nVersion: 6.12.9-1\n"})
+        d = kernelpkg.lookup("6.12", run, env={})
+        self.assertEqual(d["package"], "linux-image-6.12.117+deb12-amd64")
+        self.assertEqual(d["version"], "6.12.117-1~deb12u1")
+        self.assertEqual(d["release"], "6.12.117+deb12-amd64")
+
+    def test_override_and_errors(self):
+        run = self.apt({("policy", "linux-image-6.1.0-1-amd64-unsigned"): "  Candidate: 1\n"})
+        d = kernelpkg.lookup("6.1", run, env={"RTL8168_KERNEL_PKG":
+                                              "linux-image-6.1.0-1-amd64-unsigned"})
+        self.assertEqual((d["version"], d["release"]), ("1", "6.1.0-1-amd64"))
+        with self.assertRaises(kernelpkg.LookupError_):
+            kernelpkg.lookup("6.12", self.apt({}), env={})
+        with self.assertRaises(kernelpkg.LookupError_):
+            kernelpkg.lookup("5.10", self.apt({}), env={})
+
+
+FAKE_QMP = textwrap.dedent("""\
+    import json, sys, time
+    print(json.dumps({"QMP": {"version": {}, "capabilities": []}}), flush=True)
+    for line in sys.stdin:
+        cmd = json.loads(line)
+        print(json.dumps({"return": {}}), flush=True)
+        if cmd.get("execute") == "quit":
+            break
+        if cmd.get("execute") == "qmp_capabilities" and "%s" == "shutdown":
+            print(json.dumps({"event": "SHUTDOWN"}), flush=True)
+    """)
+
+
+class LabTimeout(Tmp):
+    """A lab run whose guest never powers off ends as Kind.TIMEOUT, set by the deadline."""
+
+    def watch(self, behaviour, seconds):
+        fake = self.tmp / "fake-qemu.py"
+        fake.write_text(FAKE_QMP % behaviour)
+        vm = launch.Qemu([sys.executable, str(fake)], self.tmp / "qemu.log", qmp_stdio=True)
+        self.addCleanup(vm.close)
+        s = lab.Spec(kernel="6.1", case="txpoll", timeout=seconds)
+        return lab._watch(s, vm, launch.Console(self.tmp / "console.log"),
+                          launch.Deadline(seconds), self.tmp)
+
+    def test_timeout_is_a_kind(self):
+        kind, reason, stopped = self.watch("hang", 0.5)
+        self.assertIs(kind, Kind.TIMEOUT)
+        self.assertFalse(stopped)
+        self.assertIn("0 s wall", reason)
+
+    def test_power_off_is_not_a_timeout(self):
+        kind, reason, stopped = self.watch("shutdown", 30)
+        self.assertIsNone(kind)   # judged from the console's LAB DONE / LAB FAIL
+        self.assertTrue(stopped)
+
+    def test_outcome(self):
+        o = Outcome(Kind.TIMEOUT, "no guest power-off within 300 s wall")
+        self.assertEqual(str(o), "TIMEOUT no guest power-off within 300 s wall")
+        self.assertFalse(o.ok)
+
+
+class ReproduceHonoursRtl8168Qemu(unittest.TestCase):
+    def test_missing_qemu_named(self):
+        env = dict(os.environ, RTL8168_QEMU="/nonexistent/qemu-system-x86_64",
+                   PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run([sys.executable, str(HERE.parent / "reproduce"), "txpoll-stall",
+                            "--out", tempfile.gettempdir()], capture_output=True, text=True,
+                           env=env)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("/nonexistent/qemu-system-x86_64", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
