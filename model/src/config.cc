@@ -14,6 +14,7 @@ TimingParams Config::effective_timing() const {
   TimingParams z = t;  // keep sizes (FIFOs, MRRS); zero every latency and make DMA free
   z.pcie_read_latency = 0;
   z.pcie_bandwidth = 0;  // link_transfer_time() == 0
+  z.dma_read_rate = 0;   // internal_transfer_time() == 0
   z.phy_an_time = z.phy_reset_time = z.phyar_time = 0;
   z.chip_reset_time = z.dtccr_time = z.txpoll_ack_time = 0;
   z.eri_time = z.ephy_time = z.csi_time = 0;
@@ -132,6 +133,7 @@ const std::vector<Param>& params() {
       uint_param("pcie-completion-size", "bytes", "Data bytes per completion/posted-write TLP (read completion boundary / max payload)", &TimingParams::pcie_completion_size, 16, 4096),
       uint_param("pcie-tlp-overhead", "bytes", "Framing bytes per TLP: 3DW header 12 + sequence 2 + LCRC 4 + STP/END 2", &TimingParams::pcie_tlp_overhead, 0, 64),
       uint_param("pcie-mrrs", "bytes", "Max read request size: the burst MXDMA=7 (unlimited) stands for", &TimingParams::pcie_mrrs, 128, 4096),
+      uint_param("dma-read-rate", "MB/s", "The chip's DMA path for read completions into its FIFOs, if slower than the link (0: the link sets the pace)", &TimingParams::dma_read_rate, 0, 100'000),
       uint_param("tx-fifo-size", "bytes", "TX FIFO (store and forward; must hold the largest frame)", &TimingParams::tx_fifo_size, 2048, 1 << 20),
       uint_param("rx-fifo-size", "bytes", "RX FIFO; a full FIFO back-pressures the host", &TimingParams::rx_fifo_size, 2048, 1 << 20),
       uint_param("phy-an-time", "ns", "Autonegotiation restart to link up (real 1000BASE-T: 2-3 s; shortened)", &TimingParams::phy_an_time, 0, 10'000'000'000ull),

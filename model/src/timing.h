@@ -21,6 +21,11 @@ struct TimingParams {
   uint32_t pcie_completion_size = 64;  // bytes of data per completion / posted-write TLP
   uint32_t pcie_tlp_overhead = 20;  // bytes of framing per TLP (hdr 12 + seq 2 + LCRC 4 + STP/END 2)
   uint32_t pcie_mrrs = 4096;        // max read request size: what MXDMA=7 ("unlimited") means
+  // The chip's own DMA path from the PCIe core into its FIFOs, if slower
+  // than the link: MB/s of read completion data (0 = not below the link).
+  // docs/TIMING.md "Deriving the DMA path" explains how it and
+  // pcie_read_latency are pinned.
+  uint32_t dma_read_rate = 0;
   // On-chip FIFOs (store and forward: a TX frame is checksummed before it starts on the wire).
   uint32_t tx_fifo_size = 8192;     // bytes
   uint32_t rx_fifo_size = 8192;     // bytes
@@ -54,9 +59,19 @@ inline Time link_transfer_time(const TimingParams& t, uint64_t bytes) {
   return (wire_bytes * 1000 + t.pcie_bandwidth - 1) / t.pcie_bandwidth;
 }
 
-// One non-posted read request of `bytes`: round trip + completion data.
+// Completion data of `bytes` through the chip's internal DMA path (0 when it
+// is not slower than the link).
+inline Time internal_transfer_time(const TimingParams& t, uint64_t bytes) {
+  if (bytes == 0 || t.dma_read_rate == 0) return 0;
+  return (bytes * 1000 + t.dma_read_rate - 1) / t.dma_read_rate;
+}
+
+// One non-posted read request of `bytes`: round trip + completion data, at
+// the slower of the link and the chip's DMA path (completions stream
+// through both, so the slower one sets the pace).
 inline Time dma_read_time(const TimingParams& t, uint64_t bytes) {
-  return t.pcie_read_latency + link_transfer_time(t, bytes);
+  const Time link = link_transfer_time(t, bytes), chip = internal_transfer_time(t, bytes);
+  return t.pcie_read_latency + (chip > link ? chip : link);
 }
 
 // A posted write of `bytes` occupies the upstream link; it has no round trip.

@@ -52,7 +52,7 @@ TEST(ApiConfig, IntrospectionListsEveryDocumentedParameter) {
        {"chip", "mac", "timing", "lossy-txpoll", "pcie-read-latency", "pcie-bandwidth",
         "pcie-completion-size", "pcie-tlp-overhead", "pcie-mrrs", "tx-fifo-size", "rx-fifo-size",
         "tx-mxdma", "phy-an-time", "phy-reset-time", "phyar-time", "chip-reset-time",
-        "dtccr-time"}) {
+        "dtccr-time", "dma-read-rate"}) {
     EXPECT_EQ(names.count(want), 1u) << "parameter missing from introspection: " << want;
   }
 }
