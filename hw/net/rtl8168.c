@@ -20,6 +20,8 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
@@ -224,9 +226,76 @@ static void rtl8168_host_rx_ready(void *opaque)
     RTL8168(opaque)->rx_flush_pending = true;
 }
 
-static void rtl8168_host_trace(void *opaque, uint64_t now_ns, const char *line)
+/*
+ * Guest errors and unimplemented registers the model reports (categories of
+ * <rtl8168/trace_events.def>), logged the QEMU way: -d guest_errors,unimp
+ * (both off by default, so a hostile guest floods nothing).
+ */
+static void rtl8168_log_event(void *opaque, rtl8168_trace_category cat,
+                              unsigned kind, const uint64_t *args)
 {
-    trace_rtl8168_model(now_ns, line);
+    int mask = cat == RTL8168_TRACE_UNIMP ? LOG_UNIMP : LOG_GUEST_ERROR;
+    const char *id = DEVICE(opaque)->id;
+    char line[160];
+
+    if (cat == RTL8168_TRACE_HOST_ERROR) {
+        rtl8168_trace_format(kind, args, line, sizeof(line));
+        warn_report_once("rtl8168: %s (a bug in this device's glue)", line);
+        return;
+    }
+    if (!qemu_loglevel_mask(mask)) {
+        return;
+    }
+    rtl8168_trace_format(kind, args, line, sizeof(line));
+    qemu_log_mask(mask, "rtl8168 %s: %s\n", id ? id : "", line);
+}
+
+/*
+ * Every model trace event becomes its own QEMU trace event rtl8168_<name>
+ * (-trace 'rtl8168_*'), generated into rtl8168.trace-events from the same
+ * list by rtl8168-trace-events; the switch below is generated from it too.
+ */
+static void rtl8168_host_trace_event(void *opaque, uint64_t now_ns,
+                                     unsigned kind, const uint64_t *a)
+{
+    rtl8168_trace_category cat = RTL8168_TRACE_INFO;
+
+    switch (kind) {
+#define RTL8168_TRACE_EVENT0(NAME, name, category, code, w0, w1, w2, doc) \
+    case RTL8168_TRACE_##NAME: \
+        trace_rtl8168_##name(now_ns); \
+        cat = RTL8168_TRACE_##category; \
+        break;
+#define RTL8168_TRACE_EVENT1(NAME, name, category, code, t1, a1, doc) \
+    case RTL8168_TRACE_##NAME: \
+        trace_rtl8168_##name(now_ns, (RTL8168_TRACE_CTYPE_##t1)a[0]); \
+        cat = RTL8168_TRACE_##category; \
+        break;
+#define RTL8168_TRACE_EVENT2(NAME, name, category, code, t1, a1, t2, a2, doc) \
+    case RTL8168_TRACE_##NAME: \
+        trace_rtl8168_##name(now_ns, (RTL8168_TRACE_CTYPE_##t1)a[0], \
+                             (RTL8168_TRACE_CTYPE_##t2)a[1]); \
+        cat = RTL8168_TRACE_##category; \
+        break;
+#define RTL8168_TRACE_EVENT3(NAME, name, category, code, t1, a1, t2, a2, t3, \
+                             a3, doc) \
+    case RTL8168_TRACE_##NAME: \
+        trace_rtl8168_##name(now_ns, (RTL8168_TRACE_CTYPE_##t1)a[0], \
+                             (RTL8168_TRACE_CTYPE_##t2)a[1], \
+                             (RTL8168_TRACE_CTYPE_##t3)a[2]); \
+        cat = RTL8168_TRACE_##category; \
+        break;
+#include <rtl8168/trace_events.def>
+#undef RTL8168_TRACE_EVENT0
+#undef RTL8168_TRACE_EVENT1
+#undef RTL8168_TRACE_EVENT2
+#undef RTL8168_TRACE_EVENT3
+    default:
+        break;
+    }
+    if (cat != RTL8168_TRACE_INFO) {
+        rtl8168_log_event(opaque, cat, kind, a);
+    }
 }
 
 /* ---- guest register access (BAR0 I/O and BAR2 MMIO, same decode) ------- */
@@ -560,12 +629,11 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
         .timer_arm = rtl8168_host_timer_arm,
         .rx_ready = rtl8168_host_rx_ready,
         /*
-         * The model formats a line for every decision when .trace is set:
-         * only ask for that when the event is enabled at realize time
-         * (-trace rtl8168_model), so the default run pays nothing.
+         * Typed events: no formatting unless an event is enabled or a
+         * guest error is logged, so it stays set (events can be enabled at
+         * run time from the monitor); no text lines (.trace).
          */
-        .trace = trace_event_get_state_backends(TRACE_RTL8168_MODEL) ?
-                 rtl8168_host_trace : NULL,
+        .trace_event = rtl8168_host_trace_event,
     };
 
     qemu_macaddr_default_if_unset(&s->conf.macaddr);

@@ -131,6 +131,16 @@ int rtl8168_state_load(rtl8168* dev, const uint8_t* buf, size_t len, char* err, 
 
 uint64_t rtl8168_trace_hash(const rtl8168* dev) { return dev->dev.trace_hash(); }
 uint64_t rtl8168_trace_events(const rtl8168* dev) { return dev->dev.trace_count(); }
+
+const rtl8168_trace_kind_info* rtl8168_trace_kind_at(unsigned kind) {
+  return rtl8168sim::trace_kind(kind);
+}
+const char* rtl8168_trace_category_name(rtl8168_trace_category category) {
+  return rtl8168sim::trace_category_name(category);
+}
+size_t rtl8168_trace_format(unsigned kind, const uint64_t* args, char* buf, size_t buflen) {
+  return rtl8168sim::format_trace(kind, args, buf, buflen);
+}
 void rtl8168_get_stats(const rtl8168* dev, rtl8168_stats* out) {
   if (out) *out = dev->dev.stats;
 }

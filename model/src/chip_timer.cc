@@ -52,7 +52,7 @@ void ChipTimer::arm() {
 }
 
 void ChipTimer::on_match() {
-  d_.trace(Tr::TimerMatch, d_.regs.u32(reg::TimerInt));
+  d_.trace.timer_match(d_.regs.u32(reg::TimerInt));
   start_ = d_.now();  // the count starts again: one match per period
   d_.irq.raise(reg::PCSTimeout);
   d_.cancel(EventKind::ChipTimer);

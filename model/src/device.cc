@@ -32,7 +32,7 @@ Time Device::paced(Time delay) {
   if (!yielded_) {
     yielded_ = true;
     stats.work_yields++;
-    trace(Tr::WorkYield, work_dma_, work_frames_);
+    trace.work_yield(work_dma_, work_frames_);
   }
   const Time resume = entry_now_ + RTL8168_WORK_YIELD_NS;
   return std::max(delay, resume > now_ ? resume - now_ : 0);
@@ -50,7 +50,7 @@ void Device::bad_call(Time now) {
   Entry entry(*this, now);
   advance_to(now);
   stats.bad_calls++;
-  trace(Tr::BadAccess, 0, 0, 2);
+  trace.bad_call();
   finish_entry();
 }
 
@@ -75,10 +75,10 @@ void Device::power_on_reset(Time now) {
   // RX FIFO), and a reset device starts from zero.
   stats = rtl8168_stats{};
   tally.counters = TallyCounters{};
-  trace_.reset();
+  trace.reset();
   npq_until_ = hpq_until_ = 0;
   phy.power_on();
-  trace(Tr::PowerOnReset, cfg_.profile->txconfig_reset);
+  trace.power_on_reset(cfg_.profile->txconfig_reset);
   // What became due at `now` runs before the call returns, as after any
   // entry point (functional mode: autonegotiation completes here).
   advance_to(now_);
@@ -171,18 +171,22 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   if (above_file(off, size)) {
-    trace(Tr::BadAccess, off, size, 0);
+    trace.unassigned_access(off, size, 0);
     finish_entry();
     return 0;
   }
   if (!access_ok(off, size)) {
     stats.bad_access++;
-    trace(Tr::BadAccess, off, size, 0);
+    trace.bad_access(off, size, 0);
     finish_entry();
     return size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * std::min(size, 7u))) - 1;
   }
   const uint64_t v = live_read(off, size);
-  trace(Tr::RegRead, off, size, v);
+  if (RegFile::implemented(off, size)) {
+    trace.reg_read(off, size, v);
+  } else {
+    trace.reg_read_unimp(off, size, v);
+  }
   finish_entry();
   return v;
 }
@@ -191,18 +195,22 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   if (above_file(off, size)) {
-    trace(Tr::BadAccess, off, size, 1);
+    trace.unassigned_access(off, size, 1);
     finish_entry();
     return;
   }
   if (!access_ok(off, size)) {
     stats.bad_access++;
-    trace(Tr::BadAccess, off, size, 1);
+    trace.bad_access(off, size, 1);
     finish_entry();
     return;
   }
   value &= size == 4 ? 0xffffffffull : (1ull << (8 * size)) - 1;
-  trace(Tr::RegWrite, off, size, value);
+  if (RegFile::implemented(off, size)) {
+    trace.reg_write(off, size, value);
+  } else {
+    trace.reg_write_unimp(off, size, value);
+  }
   const uint8_t old_cmd = regs.u8(reg::ChipCmd);
   const RegFile::Touched touched = regs.write(off, size, value);
   for (unsigned i = 0; i < touched.count; i++) {
@@ -283,7 +291,7 @@ void Device::complete_access_flag(uint32_t r) {
 void Device::software_reset_start() {
   // ChipCmd reset: stops both engines and zeroes the ring positions; the MAC
   // address and other registers survive (r8169 rtl_hw_reset / rtl_chipcmd_cond).
-  trace(Tr::ChipReset, 0);
+  trace.chip_reset(0);
   tx.reset();
   rx.reset();
   cancel(EventKind::ChipResetDone);
@@ -296,12 +304,12 @@ void Device::software_reset_done() {
                                                         reg::CmdStopReq)) | reg::RxBufEmpty));
   tx.reset();
   rx.reset();
-  trace(Tr::ChipReset, 1);
+  trace.chip_reset(1);
 }
 
 void Device::on_link_change() {
   regs.set8(reg::PHYstatus, phy.mac_status());
-  trace(Tr::LinkChange, phy.link_up(), phy.speed_mbps());
+  trace.link_change(phy.link_up(), phy.speed_mbps());
   irq.raise(reg::LinkChg);
 }
 
@@ -339,7 +347,7 @@ bool Device::dma_read(uint64_t addr, void* buf, size_t len) {
   if (len == 0) return true;
   work_dma_++;
   if (addr + len < addr || ops_.dma_read(ops_.opaque, addr, buf, len) != 0) {
-    trace(Tr::DmaError, addr, len, 0);
+    trace.dma_failed(addr, len, 0);
     std::memset(buf, 0, len);
     return false;
   }
@@ -350,21 +358,10 @@ bool Device::dma_write(uint64_t addr, const void* buf, size_t len) {
   if (len == 0) return true;
   work_dma_++;
   if (addr + len < addr || ops_.dma_write(ops_.opaque, addr, buf, len) != 0) {
-    trace(Tr::DmaError, addr, len, 1);
+    trace.dma_failed(addr, len, 1);
     return false;
   }
   return true;
-}
-
-void Device::trace(Tr kind, uint64_t a, uint64_t b, uint64_t c) {
-  trace_.record(now_, kind, a, b, c);
-  if (ops_.trace) {
-    char line[128];
-    std::snprintf(line, sizeof line, "%s %#llx %#llx %#llx", trace_name(kind),
-                  static_cast<unsigned long long>(a), static_cast<unsigned long long>(b),
-                  static_cast<unsigned long long>(c));
-    ops_.trace(ops_.opaque, now_, line);
-  }
 }
 
 }  // namespace rtl8168sim

@@ -25,7 +25,7 @@
 #include "scheduler.h"
 #include "side_bus.h"
 #include "tally.h"
-#include "trace.h"
+#include "tracer.h"
 #include "tx_engine.h"
 #include "tx_outbox.h"
 
@@ -81,7 +81,6 @@ class Device {
   // An API call the host should not have made (e.g. receive of NULL).
   void bad_call(Time now);
   void rx_ready();
-  void trace(Tr kind, uint64_t a = 0, uint64_t b = 0, uint64_t c = 0);
   bool msi_enabled() const { return ops_.msi_enabled(ops_.opaque); }
   void msi_notify() { ops_.msi_notify(ops_.opaque); }
   void set_intx(int level) { ops_.set_intx(ops_.opaque, level); }
@@ -97,8 +96,10 @@ class Device {
   ChipTimer timer;
   SideBus side;  // ERI / EPHY / CSI of profiles with side_buses
   rtl8168_stats stats{};
-  uint64_t trace_hash() const { return trace_.hash(); }
-  uint64_t trace_count() const { return trace_.count(); }
+  // Typed trace events (rtl8168/trace_events.def): trace.reg_read(off, size, v).
+  Tracer trace{ops_, now_};
+  uint64_t trace_hash() const { return trace.hash(); }
+  uint64_t trace_count() const { return trace.count(); }
 
  private:
   // Marks one entry point; the outermost one (re-entry from transmit() /
@@ -126,7 +127,6 @@ class Device {
   TimingParams timing_;
   rtl8168_host_ops ops_;
   Scheduler sched_;
-  Trace trace_;
   TxOutbox outbox_;
   Time now_ = 0;
   Time armed_ = kNever;

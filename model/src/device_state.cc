@@ -91,10 +91,10 @@ void Device::visit_state(Archive& a, std::string* why) {
   // Profiles with side buses only (the 8168c blob is unchanged).
   if (cfg_.profile->side_buses) side.visit(a);
   for (const auto field : kStatsFields) a.io(stats.*field);
-  uint64_t hash = trace_.hash(), count = trace_.count();
+  uint64_t hash = trace.hash(), count = trace.count();
   a.io(hash);
   a.io(count);
-  if (a.loading()) trace_.restore(hash, count);
+  if (a.loading()) trace.restore(hash, count);
   a.io(npq_until_);
   a.io(hpq_until_);
   std::vector<Event> events = sched_.sorted();

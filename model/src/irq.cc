@@ -34,7 +34,7 @@ void Irq::update() {
   if (level && !int_level_ && msi) {
     // One message per 0->1 edge of INT, never while INT stays high.
     d_.stats.msi_sent++;
-    d_.trace(Tr::IrqMsi, isr, imr);
+    d_.trace.irq_msi(isr, imr);
     d_.msi_notify();
   }
   int_level_ = level;
@@ -42,7 +42,7 @@ void Irq::update() {
   if (want_intx != intx_asserted_) {
     intx_asserted_ = want_intx;
     if (want_intx) d_.stats.intx_edges++;
-    d_.trace(Tr::IrqLevel, want_intx, isr, imr);
+    d_.trace.irq_level(want_intx, isr, imr);
     d_.set_intx(want_intx ? 1 : 0);
   }
 }

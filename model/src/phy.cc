@@ -148,13 +148,13 @@ uint16_t Phy::mdio_read(unsigned reg) {
     v = static_cast<uint16_t>((v & ~BMSR_LSTATUS) | (latched_link_ ? BMSR_LSTATUS : 0));
     latched_link_ = link_;
   }
-  d_.trace(Tr::PhyRead, page_, reg, v);
+  d_.trace.phy_read(page_, reg, v);
   return v;
 }
 
 void Phy::mdio_write(unsigned reg, uint16_t value) {
   reg &= 0x1f;
-  d_.trace(Tr::PhyWrite, page_, reg, value);
+  d_.trace.phy_write(page_, reg, value);
   if (reg == PAGE_SELECT) {
     page_ = generic() ? value : value % kPages;
     return;

@@ -65,6 +65,7 @@ struct ByteInfo {
   std::array<bool, kFileSize> locked{};
   std::array<uint8_t, kFileSize> reg_start{};
   std::array<Hook, kFileSize> hook{};
+  std::array<bool, kFileSize> known{};  // covered by kTable
   constexpr ByteInfo() {
     for (unsigned i = 0; i < kFileSize; i++) {
       wmask[i] = 0xff;
@@ -79,6 +80,7 @@ struct ByteInfo {
         locked[i] = r.locked;
         reg_start[i] = r.offset;
         hook[i] = r.hook;
+        known[i] = true;
       }
     }
   }
@@ -127,5 +129,12 @@ RegFile::Touched RegFile::write(uint32_t off, unsigned size, uint64_t value) {
 }
 
 Hook RegFile::hook_of(uint32_t reg_offset) { return kBytes.hook[reg_offset & 0xff]; }
+
+bool RegFile::implemented(uint32_t off, unsigned size) {
+  for (unsigned i = 0; i < size && off + i < kFileSize; i++) {
+    if (kBytes.known[off + i]) return true;
+  }
+  return false;
+}
 
 }  // namespace rtl8168sim

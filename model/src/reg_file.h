@@ -81,6 +81,9 @@ class RegFile {
   Touched write(uint32_t off, unsigned size, uint64_t value);
 
   static Hook hook_of(uint32_t reg_offset);
+  // Whether any byte of an access inside the file belongs to a register of
+  // the table; the others are plain storage (traced as *_unimp).
+  static bool implemented(uint32_t off, unsigned size);
   bool unlocked() const { return bytes_[reg::Cfg9346] == reg::Cfg9346_Unlock; }
 
   std::span<uint8_t> raw() { return bytes_; }

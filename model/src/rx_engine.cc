@@ -89,19 +89,19 @@ bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, AddressClass
 bool RxEngine::receive(std::span<const uint8_t> frame) {
   if (frame.size() < 14) {
     d_.stats.rx_dropped_runt++;
-    d_.trace(Tr::RxDrop, kRunt, frame.size());
+    d_.trace.rx_drop(kRunt, frame.size());
     return true;
   }
   if (!(d_.regs.u8(reg::ChipCmd) & reg::CmdRxEnb) || !d_.phy.link_up()) {
     d_.stats.rx_dropped_disabled++;
-    d_.trace(Tr::RxDrop, kDisabled, frame.size());
+    d_.trace.rx_drop(kDisabled, frame.size());
     return true;
   }
   uint32_t status = 0;
   AddressClass kind = AddressClass::Unicast;
   if (!accept(frame, status, kind)) {
     d_.stats.rx_dropped_filter++;
-    d_.trace(Tr::RxDrop, kFilter, frame.size());
+    d_.trace.rx_drop(kFilter, frame.size());
     return true;
   }
   const size_t wire_len = std::max(frame.size(), kMinFrame) + 4;
@@ -110,7 +110,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   const uint16_t max_size = d_.regs.u16(reg::RxMaxSize);
   if ((max_size != 0 && wire_len > max_size) || wire_len > desc::kRxBufSizeMask) {
     d_.account_error(d_.stats.rx_dropped_too_long, 0, Device::TallyError::Rx);
-    d_.trace(Tr::RxDrop, kTooLong, frame.size());
+    d_.trace.rx_drop(kTooLong, frame.size());
     return true;
   }
   if (fifo_used_ != 0 && fifo_used_ + wire_len > d_.timing().rx_fifo_size) {
@@ -168,7 +168,7 @@ void RxEngine::pop_head() {
 }
 
 void RxEngine::drop_head(uint64_t reason) {
-  d_.trace(Tr::RxDrop, reason, fifo_.front().bytes.size());
+  d_.trace.rx_drop(reason, fifo_.front().bytes.size());
   pop_head();
 }
 
@@ -226,7 +226,7 @@ void RxEngine::on_write_done() {
   const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
   // opts2 before opts1: Own is released last.
   if (!d_.dma_write(at + 4, wb + 4, 4) || !d_.dma_write(at, wb, 4)) d_.stats.sys_errors++;
-  d_.trace(Tr::RxFrame, len, pos_, opts1);
+  d_.trace.rx_frame(len, pos_, opts1);
   d_.stats.rx_frames++;
   d_.stats.rx_bytes += len - 4;
   d_.tally.counters.rx_packets++;
@@ -240,7 +240,7 @@ void RxEngine::on_write_done() {
   } else if (++pos_ >= kMaxRing) {
     pos_ = 0;
     d_.stats.ring_no_eor++;
-    d_.trace(Tr::RingNoEor, 2, ring_base());
+    d_.trace.ring_no_eor(2, ring_base());
   }
   d_.irq.raise_moderated(0);
   pop_head();

@@ -47,7 +47,7 @@ void Tally::on_command_write() {
 void Tally::on_done() {
   const uint32_t low = d_.regs.u32(reg::CounterAddrLow);
   const uint64_t addr = d_.regs.u64(reg::CounterAddrLow, reg::CounterAddrHigh) & ~uint64_t{0x3f};
-  d_.trace(Tr::Tally, low & 0x9, addr);
+  d_.trace.tally(low & 0x9, addr);
   if (low & reg::CounterDump) {
     const auto b = block();
     if (!d_.dma_write(addr, b.data(), b.size())) d_.irq.raise(reg::SYSErr);

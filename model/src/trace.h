@@ -1,50 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The event trace: every guest-visible decision is one record (kind + up to
-// three values) folded into a 64-bit hash (FNV-1a over 64-bit words: one
-// multiply per word keeps it off the per-frame profile), and optionally
-// formatted as a text line for the host (QEMU trace event, bench trace).
+// The event trace hash: every guest-visible decision is one record (time,
+// kind code + three argument words) folded into a 64-bit hash (FNV-1a over
+// 64-bit words: one multiply per word keeps it off the per-frame profile).
+// tracer.h records typed events into it and hands them to the host.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
+#include "rtl8168/rtl8168.h"
 #include "timing.h"
 
 namespace rtl8168sim {
 
-enum class Tr : uint8_t {
-  PowerOnReset,
-  RegRead,          // offset, size, value
-  RegWrite,         // offset, size, value
-  BadAccess,        // offset, size, is_write
-  Doorbell,         // queue (0 NPQ, 1 HPQ), accepted
-  DoorbellIgnored,  // queue, engine busy (lossy-txpoll)
-  TxDesc,           // ring index, opts1, opts2
-  TxFrame,          // length, ring index of first descriptor
-  TxError,          // reason, ring index
-  TxIdle,           // ring index where the engine stopped
-  RxFrame,          // length (incl. FCS), ring index, opts1
-  RxDrop,           // reason, length
-  IrqMsi,           // isr, imr
-  IrqLevel,         // level, isr, imr
-  LinkChange,       // up, speed
-  PhyRead,          // page, reg, value
-  PhyWrite,         // page, reg, value
-  DmaError,         // address, length, is_write
-  ChipReset,        // phase (0 start, 1 done)
-  Tally,            // command, address
-  RingNoEor,        // queue, base
-  TimerMatch,       // TimerInt value (PCSTimeout latched)
-  WorkYield,        // DMA transactions, frames so far in this entry point
-  TxStopped,        // reason (failed write-back), ring index: engine stopped until restarted
-};
-
-const char* trace_name(Tr kind);
+// The kinds, their arguments and the code each mixes into the hash are
+// listed once in rtl8168/trace_events.def; tracer.h records them. The kind
+// table and the text format (C API rtl8168_trace_kind_at / _format):
+const rtl8168_trace_kind_info* trace_kind(unsigned kind);  // nullptr if unknown
+const char* trace_category_name(rtl8168_trace_category category);
+size_t format_trace(unsigned kind, const uint64_t* args, char* buf, size_t buflen);
 
 class Trace {
  public:
-  void record(Time now, Tr kind, uint64_t a = 0, uint64_t b = 0, uint64_t c = 0) {
+  void record(Time now, uint64_t code, uint64_t a, uint64_t b, uint64_t c) {
     mix(now);
-    mix(static_cast<uint64_t>(kind));
+    mix(code);
     mix(a);
     mix(b);
     mix(c);

@@ -13,7 +13,7 @@ namespace rtl8168sim {
 namespace {
 
 
-// Reasons carried by Tr::TxError.
+// Reasons carried by the tx_error trace event.
 enum TxRefusal : uint64_t {
   kDescDma = 1,      // descriptor read failed
   kNoFirstFrag = 2,  // an owned descriptor without FS where a frame must start
@@ -27,7 +27,7 @@ enum TxRefusal : uint64_t {
   kIncomplete = 10,  // a frame whose later descriptors are not owned
 };
 
-// Reasons carried by Tr::TxStopped.
+// Reasons carried by the tx_stopped trace event.
 enum TxStopReason : uint64_t {
   kWritebackFailed = 1,  // Own could not be handed back to the driver
 };
@@ -108,7 +108,7 @@ void TxEngine::clear_frame() {
 }
 
 void TxEngine::stop_on_error(uint64_t reason, uint32_t index) {
-  d_.trace(Tr::TxStopped, reason, index);
+  d_.trace.tx_stopped(reason, index);
   halt();
   error_stop_ = true;
   d_.account_error(d_.stats.tx_writeback_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
@@ -118,27 +118,27 @@ void TxEngine::doorbell(unsigned q) {
   d_.stats.tx_doorbells++;
   const uint8_t cmd = d_.regs.u8(reg::ChipCmd);
   if (!(cmd & reg::CmdTxEnb) || (cmd & (reg::CmdStopReq | reg::CmdReset))) {
-    d_.trace(Tr::Doorbell, q, 0);  // transmitter off: nothing to start
+    d_.trace.doorbell(q, 0);  // transmitter off: nothing to start
     return;
   }
   if (error_stop_) {
-    d_.trace(Tr::Doorbell, q, 3);  // stopped by a failed write-back until restarted
+    d_.trace.doorbell(q, 3);  // stopped by a failed write-back until restarted
     return;
   }
   if (!busy_) {
     busy_ = true;
     q_ = q;
-    d_.trace(Tr::Doorbell, q, 1);
+    d_.trace.doorbell(q, 1);
     fetch_desc();
     return;
   }
   if (q == 0 && d_.config().quirks.lossy_txpoll) {
     // RTL8168 quirk: the NPQ request is lost while the engine is busy.
     d_.stats.tx_doorbells_ignored++;
-    d_.trace(Tr::DoorbellIgnored, q, static_cast<uint64_t>(phase_));
+    d_.trace.doorbell_ignored(q, static_cast<uint32_t>(phase_));
     return;
   }
-  d_.trace(Tr::Doorbell, q, 2);
+  d_.trace.doorbell(q, 2);
   if (phase_ == Phase::Drain) {
     q_ = q;  // the walk had ended: start it again
     fetch_desc();
@@ -158,7 +158,7 @@ void TxEngine::fetch_desc() {
     // Zero-latency walk that never finds an unowned descriptor (e.g. write
     // backs that fail): stop instead of looping; the next doorbell resumes.
     d_.stats.ring_no_eor++;
-    d_.trace(Tr::RingNoEor, q_, ring_base(q_));
+    d_.trace.ring_no_eor(q_, ring_base(q_));
     clear_frame();
     end_walk();
     return;
@@ -187,14 +187,14 @@ void TxEngine::advance_position() {
     // No EOR within kMaxRing descriptors: wrap to the base (model bound).
     pos = 0;
     d_.stats.ring_no_eor++;
-    d_.trace(Tr::RingNoEor, q_, ring_base(q_));
+    d_.trace.ring_no_eor(q_, ring_base(q_));
   }
 }
 
 void TxEngine::desc_fetched() {
   uint8_t raw[desc::kSize];
   if (!d_.dma_read(rd_addr_, raw, sizeof raw)) {
-    d_.trace(Tr::TxError, kDescDma, pos_[q_]);
+    d_.trace.tx_error(kDescDma, pos_[q_]);
     clear_frame();
     d_.account_error(d_.stats.tx_dma_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
     end_walk();
@@ -207,7 +207,7 @@ void TxEngine::desc_fetched() {
     end_walk();
     return;
   }
-  d_.trace(Tr::TxDesc, dsc.index, dsc.opts1, dsc.opts2);
+  d_.trace.tx_desc(dsc.index, dsc.opts1, dsc.opts2);
   const bool fs = dsc.opts1 & desc::FirstFrag;
   if (!descs_.empty() && fs && !refuse_frame(kFsBeforeLs)) return;
   descs_.push_back(dsc);
@@ -419,7 +419,7 @@ bool TxEngine::refuse_frame(uint64_t reason) {
   if (reason != kDataDma) d_.stats.tx_bad_descriptors++;
   d_.tally.counters.tx_aborted++;
   const uint32_t first = descs_.empty() ? pos_[q_] : descs_[0].index;
-  d_.trace(Tr::TxError, reason, first);
+  d_.trace.tx_error(reason, first);
   const uint64_t base = ring_base(q_);
   bool handed_back = true;
   for (const Desc& dsc : descs_) {
@@ -464,7 +464,7 @@ void TxEngine::end_walk() {
 void TxEngine::go_idle() {
   busy_ = false;
   phase_ = Phase::Idle;
-  d_.trace(Tr::TxIdle, q_, pos_[q_]);
+  d_.trace.tx_idle(q_, pos_[q_]);
 }
 
 void TxEngine::kick_wire() {
@@ -479,7 +479,7 @@ void TxEngine::on_wire_done() {
   if (fifo_.empty()) return;  // stale after a halt
   WireFrame& f = fifo_.front();
   const size_t len = f.bytes.size();
-  d_.trace(Tr::TxFrame, len, f.first_index, f.completes);
+  d_.trace.tx_frame(len, f.first_index, f.completes);
   if (d_.phy.link_up()) {
     d_.transmit(f.bytes);  // takes the bytes: the entry is retired below
   } else {

@@ -84,9 +84,16 @@ typedef struct rtl8168_host_ops {
    * returned 0 (the QEMU shim calls qemu_flush_queued_packets). Called at
    * the very end of an entry point; re-entering receive from it is allowed. */
   void (*rx_ready)(void *opaque);
-  /* Optional: one human-readable line per guest-visible decision
-   * (no trailing newline). The trace hash is kept whether or not set. */
+  /* Optional: one human-readable line per trace event (no trailing
+   * newline), as rtl8168_trace_format() writes it. The trace hash is kept
+   * whether or not set. */
   void (*trace)(void *opaque, uint64_t now_ns, const char *line);
+  /* Optional: every trace event, typed: `kind` is an rtl8168_trace_kind,
+   * args[0..2] its arguments in the order rtl8168_trace_kind_at() names
+   * them (unused ones 0). Called before the text line when both are set;
+   * cheap enough to leave set (the QEMU shim turns each kind into its own
+   * trace event and logs the guest-error / unimp categories). */
+  void (*trace_event)(void *opaque, uint64_t now_ns, unsigned kind, const uint64_t *args);
 } rtl8168_host_ops;
 
 /* ---- configuration ---------------------------------------------------- */
@@ -203,6 +210,59 @@ int rtl8168_state_load(rtl8168 *dev, const uint8_t *buf, size_t len, char *err, 
  * save/restore), so two runs can be compared bit for bit. */
 uint64_t rtl8168_trace_hash(const rtl8168 *dev);
 uint64_t rtl8168_trace_events(const rtl8168 *dev);
+
+/* Trace events (rtl8168/trace_events.def lists every kind once, with its
+ * named arguments and category). */
+typedef enum rtl8168_trace_category {
+  RTL8168_TRACE_INFO,         /* a guest-visible decision */
+  RTL8168_TRACE_GUEST_ERROR,  /* the guest did something the hardware does not support */
+  RTL8168_TRACE_UNIMP,        /* the guest used something the model does not implement */
+  RTL8168_TRACE_HOST_ERROR,   /* the host misused this API */
+} rtl8168_trace_category;
+
+typedef enum rtl8168_trace_arg_type {
+  RTL8168_TRACE_X32, /* uint32_t, printed in hex */
+  RTL8168_TRACE_U32, /* uint32_t, decimal */
+  RTL8168_TRACE_X64, /* uint64_t, hex */
+  RTL8168_TRACE_U64, /* uint64_t, decimal */
+} rtl8168_trace_arg_type;
+
+/* The C type of each argument type tag of trace_events.def. */
+#define RTL8168_TRACE_CTYPE_X32 uint32_t
+#define RTL8168_TRACE_CTYPE_U32 uint32_t
+#define RTL8168_TRACE_CTYPE_X64 uint64_t
+#define RTL8168_TRACE_CTYPE_U64 uint64_t
+
+typedef enum rtl8168_trace_kind {
+#define RTL8168_TRACE_EVENT0(NAME, name, cat, code, w0, w1, w2, doc) RTL8168_TRACE_##NAME,
+#define RTL8168_TRACE_EVENT1(NAME, name, cat, code, t1, a1, doc) RTL8168_TRACE_##NAME,
+#define RTL8168_TRACE_EVENT2(NAME, name, cat, code, t1, a1, t2, a2, doc) RTL8168_TRACE_##NAME,
+#define RTL8168_TRACE_EVENT3(NAME, name, cat, code, t1, a1, t2, a2, t3, a3, doc) RTL8168_TRACE_##NAME,
+#include "rtl8168/trace_events.def"
+#undef RTL8168_TRACE_EVENT0
+#undef RTL8168_TRACE_EVENT1
+#undef RTL8168_TRACE_EVENT2
+#undef RTL8168_TRACE_EVENT3
+  RTL8168_TRACE_KIND_COUNT
+} rtl8168_trace_kind;
+
+typedef struct rtl8168_trace_kind_info {
+  const char *name;         /* "reg_read": the QEMU trace event is rtl8168_reg_read */
+  const char *description;  /* one line */
+  rtl8168_trace_category category;
+  unsigned hash_code;       /* the kind word the trace hash mixes */
+  unsigned nargs;           /* 0..3 */
+  const char *arg_names[3];
+  rtl8168_trace_arg_type arg_types[3];
+} rtl8168_trace_kind_info;
+
+/* The description of `kind`, NULL when kind >= RTL8168_TRACE_KIND_COUNT. */
+const rtl8168_trace_kind_info *rtl8168_trace_kind_at(unsigned kind);
+/* "info", "guest-error", "unimp", "host-error" (NULL if out of range). */
+const char *rtl8168_trace_category_name(rtl8168_trace_category category);
+/* Format one event as "name arg=value ..." (snprintf semantics: returns the
+ * length the full line needs; an unknown kind formats as "unknown"). */
+size_t rtl8168_trace_format(unsigned kind, const uint64_t *args, char *buf, size_t buflen);
 
 /* Model-side counters (a superset of the DTCCR tally block). */
 typedef struct rtl8168_stats {

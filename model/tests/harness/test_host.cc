@@ -44,6 +44,7 @@ const rtl8168_host_ops& TestHost::ops_template() {
   static const rtl8168_host_ops ops = {
       nullptr,     cb_dma_read, cb_dma_write, cb_msi_enabled, cb_msi_notify,
       cb_set_intx, cb_transmit, cb_timer_arm, cb_rx_ready,    cb_trace,
+      cb_trace_event,
   };
   return ops;
 }
@@ -75,6 +76,7 @@ void TestHost::init(const Params& params, bool optional_callbacks) {
   ops.opaque = this;
   if (!optional_callbacks) {
     ops.trace = nullptr;
+    ops.trace_event = nullptr;
     ops.rx_ready = nullptr;
   }
   err[0] = '\0';
@@ -259,6 +261,11 @@ void TestHost::cb_trace(void* o, uint64_t now, const char* line) {
   auto* h = static_cast<TestHost*>(o);
   ++h->trace_lines;
   if (h->trace.size() < kMaxTraceLines) h->trace.push_back(std::to_string(now) + " " + line);
+}
+
+void TestHost::cb_trace_event(void* o, uint64_t now, unsigned kind, const uint64_t* args) {
+  auto* h = static_cast<TestHost*>(o);
+  if (h->trace_events.size() < kMaxTraceLines) h->trace_events.push_back({now, kind, {args[0], args[1], args[2]}});
 }
 
 }  // namespace rtl8168_test

@@ -10,6 +10,7 @@
 
 #include <rtl8168/rtl8168.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -40,6 +41,13 @@ Params with(Params base, const Params& overrides);
 struct TxRecord {
   uint64_t time;
   std::vector<uint8_t> frame;
+};
+
+// One typed trace event (rtl8168_host_ops.trace_event).
+struct TraceRecord {
+  uint64_t time;
+  unsigned kind;  // rtl8168_trace_kind
+  std::array<uint64_t, 3> args;
 };
 
 class TestHost {
@@ -118,6 +126,7 @@ class TestHost {
   uint64_t rx_ready_calls = 0;
   std::vector<std::string> trace;  // capped at kMaxTraceLines
   uint64_t trace_lines = 0;
+  std::vector<TraceRecord> trace_events;  // typed, capped at kMaxTraceLines
   bool msi = true;  // what msi_enabled() answers (guest MSI enable bit)
   // Set by any callback that arrives while the host is not inside an entry
   // point (a model calling back outside a call) -- should never happen.
@@ -141,6 +150,7 @@ class TestHost {
   static void cb_timer_arm(void* o, uint64_t deadline);
   static void cb_rx_ready(void* o);
   static void cb_trace(void* o, uint64_t now, const char* line);
+  static void cb_trace_event(void* o, uint64_t now, unsigned kind, const uint64_t* args);
   void note_callback();
 
   FakeMemory mem_;
