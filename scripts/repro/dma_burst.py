@@ -206,7 +206,7 @@ def classify(mbps, bench, busy, mtu):
     if mbps >= low * (1 - BENCH_TOL):
         return name
     if bench is None:
-        return "?"      # below 576: no DUT figure, the DUT may well be what limits
+        return "?"      # no DUT figure (bench not built): the DUT may well be what limits
     if busy is not None and busy >= CPU_BUSY:
         return "cpu"
     return "other"
