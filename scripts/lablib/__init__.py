@@ -11,8 +11,9 @@ Modules:
   protocol   the guest's console lines (RESULT/STEP/GUEST and the three end lines:
              "VERDICT PASS|FAIL <scenario> <reason>", "LAB DONE|FAIL <reason>",
              "SMOKE PASS|FAIL: <reason>") parsed into an Outcome
-  cpio       the newc writer (byte-identical run to run) and reader, for every archive that
-             is appended to a guest image's initramfs
+  cpio       the newc writer (byte-identical for the same contents) and reader: the guest
+             image's initramfs (scripts/build-guest: cpio.py pack) and every archive that is
+             appended to it
   kernelpkg  which Debian linux-image package and version a guest kernel 6.1 / 6.12 is
              (scripts/build-guest and scripts/build-driver both ask it)
   qemu       QEMU command-line pieces: the binary ($RTL8168_QEMU), firmware dirs, NIC

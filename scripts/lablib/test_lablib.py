@@ -89,6 +89,95 @@ class Cpio(Tmp):
                          [("init", b"base"), ("init", b"x")])   # the later one wins in the guest
 
 
+    def stage(self, root, umask=0o022):
+        """A small staged tree like build-guest's: dirs, files, an executable, symlinks (one to
+        a directory), a hard link."""
+        old = os.umask(umask)
+        try:
+            for d in ("bin", "lib/x86_64-linux-gnu", "dev", "lib-extra"):
+                (root / d).mkdir(parents=True, exist_ok=True)
+            (root / "bin/busybox").write_bytes(b"\x7fELF busybox")
+            (root / "bin/busybox").chmod(0o755 & ~umask)
+            (root / "bin/sh").symlink_to("busybox")
+            (root / "init").write_bytes(b"#!/bin/sh\n")
+            (root / "init").chmod(0o755 & ~umask)
+            (root / "lib/x86_64-linux-gnu/libc.so.6").write_bytes(b"libc")
+            (root / "lib64").symlink_to("lib/x86_64-linux-gnu")
+            (root / "lib-extra/a").write_bytes(b"a")
+            os.link(root / "lib-extra/a", root / "lib-extra/b")
+        finally:
+            os.umask(old)
+
+    NODES = [("dev/console", stat.S_IFCHR | 0o600, (5, 1)),
+             ("dev/null", stat.S_IFCHR | 0o666, (1, 3))]
+
+    def test_pack_tree(self):
+        root = self.tmp / "stage"
+        self.stage(root)
+        p = self.tmp / "img.cpio"
+        cpio.pack(root, p, self.NODES)
+        got = {n: (m, d) for n, m, d in cpio.read(p)}
+        names = cpio.names(p)
+        self.assertEqual(names[0], ".")
+        self.assertEqual(names, ["."] + sorted(names[1:], key=os.fsencode))
+        self.assertEqual(got["bin/sh"], (stat.S_IFLNK | 0o777, b"busybox"))
+        self.assertEqual(got["lib64"], (stat.S_IFLNK | 0o777, b"lib/x86_64-linux-gnu"))
+        self.assertEqual(got["bin/busybox"][0], stat.S_IFREG | 0o755)
+        self.assertEqual(got["lib/x86_64-linux-gnu/libc.so.6"], (stat.S_IFREG | 0o644, b"libc"))
+        self.assertEqual(got["lib-extra/b"], got["lib-extra/a"])   # a hard link: a copy
+        self.assertEqual(got["dev"][0], cpio.DIR)
+        self.assertEqual(got["dev/null"][0], stat.S_IFCHR | 0o666)
+        data = p.read_bytes()
+        i = data.index(b"dev/console\0") - 110
+        # rdevmajor / rdevminor of the node, mtime 0
+        self.assertEqual(data[i + 78:i + 94], b"%08X%08X" % (5, 1))
+        self.assertEqual(data[i + 46:i + 54], b"0" * 8)
+
+    def test_pack_is_byte_identical(self):
+        """Same contents -> same bytes, whatever the mtimes, inode numbers and umask."""
+        a, b = self.tmp / "a", self.tmp / "b"
+        self.stage(a)
+        self.stage(b, umask=0o077)
+        os.utime(a / "init", (1, 1))
+        os.utime(a / "bin/sh", (2, 2), follow_symlinks=False)
+        cpio.pack(a, self.tmp / "a.cpio", self.NODES)
+        cpio.pack(b, self.tmp / "b.cpio", self.NODES)
+        self.assertEqual((self.tmp / "a.cpio").read_bytes(), (self.tmp / "b.cpio").read_bytes())
+        (b / "init").write_bytes(b"#!/bin/sh\nexit 1\n")
+        cpio.pack(b, self.tmp / "b.cpio", self.NODES)
+        self.assertNotEqual((self.tmp / "a.cpio").read_bytes(),
+                            (self.tmp / "b.cpio").read_bytes())
+
+    def test_pack_cli_and_cpio_tool(self):
+        root = self.tmp / "stage"
+        self.stage(root)
+        p = self.tmp / "img.cpio"
+        r = subprocess.run([sys.executable, str(HERE / "cpio.py"), "pack", str(root), str(p),
+                            "--node", "dev/null=c,1,3,0666"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run([sys.executable, str(HERE / "cpio.py"), "list", str(p)],
+                           capture_output=True, text=True)
+        self.assertEqual(r.stdout.split(), cpio.names(p))
+        self.assertIn("dev/null", cpio.names(p))
+        bad = subprocess.run([sys.executable, str(HERE / "cpio.py"), "pack", str(root), str(p),
+                              "--node", "dev/x=p,1,3,0666"], capture_output=True, text=True)
+        self.assertEqual(bad.returncode, 1)
+        if not shutil.which("cpio"):
+            self.skipTest("no cpio(1)")
+        with open(p, "rb") as f:
+            t = subprocess.run(["cpio", "-t", "--quiet"], stdin=f, capture_output=True, text=True)
+        self.assertEqual(t.returncode, 0, t.stderr)
+        self.assertEqual(t.stdout.split(), cpio.names(p))
+        out = self.tmp / "x"
+        out.mkdir()
+        with open(p, "rb") as f:
+            subprocess.run(["cpio", "-i", "-d", "--quiet", "--no-absolute-filenames"], stdin=f,
+                           cwd=out, check=True)
+        self.assertEqual(os.readlink(out / "bin/sh"), "busybox")
+        self.assertEqual((out / "lib64/libc.so.6").read_bytes(), b"libc")
+        self.assertTrue(os.access(out / "init", os.X_OK))
+
+
 class Results(unittest.TestCase):
     def test_kinds(self):
         self.assertEqual([k.exit_code for k in (Kind.PASS, Kind.FAIL, Kind.TIMEOUT, Kind.ERROR)],
