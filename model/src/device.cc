@@ -55,8 +55,8 @@ void Device::bad_call(Time now) {
 }
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
-    : irq(*this), phy(*this), tx(*this), rx(*this), tally(*this), timer(*this), side(*this), cfg_(cfg),
-      timing_(cfg.effective_timing()), ops_(ops) {}
+    : irq(*this), phy(*this), tx(*this), txpoll(*this), rx(*this), tally(*this), timer(*this),
+      side(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {}
 
 void Device::power_on_reset(Time now) {
   Entry entry(*this, now);
@@ -76,7 +76,7 @@ void Device::power_on_reset(Time now) {
   stats = rtl8168_stats{};
   tally.counters = TallyCounters{};
   trace.reset();
-  npq_until_ = hpq_until_ = 0;
+  txpoll.reset();
   phy.power_on();
   trace.power_on_reset(cfg_.profile->txconfig_reset);
   // What became due at `now` runs before the call returns, as after any
@@ -140,9 +140,9 @@ static bool above_file(uint32_t off, unsigned size) {
          static_cast<uint64_t>(off) + size <= RTL8168_MMIO_SIZE;
 }
 
-// Registers whose value is computed at read time: TxPoll's NPQ/HPQ bits read
-// back set briefly after a doorbell (docs/HISTORY.md §1: < 90 ns), TCTR is the
-// live count. Byte-wise overlay, so any access width sees the same bytes.
+// Registers whose value is computed at read time: TxPoll's NPQ/HPQ read-back
+// (tx_poll.h), TCTR is the live count. Byte-wise overlay, so any access width
+// sees the same bytes.
 uint64_t Device::live_read(uint32_t off, unsigned size) const {
   uint64_t v = regs.read(off, size);
   auto overlay = [&](uint32_t reg_off, unsigned width, uint64_t value) {
@@ -153,8 +153,7 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
       v = (v & ~(uint64_t{0xff} << shift)) | ((value >> (8 * i)) & 0xff) << shift;
     }
   };
-  const uint64_t poll = (now_ < npq_until_ ? reg::NPQ : 0) | (now_ < hpq_until_ ? reg::HPQ : 0);
-  overlay(reg::TxPoll, 1, regs.u8(reg::TxPoll) | poll);
+  overlay(reg::TxPoll, 1, txpoll.read());
   overlay(reg::TCTR, 4, timer.count());
   if (cfg_.profile->txcfg_empty) {
     // TXCFG_EMPTY (TxConfig bit 11, r8169 rtl_txcfg_empty_cond): the TX
@@ -228,18 +227,7 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
 // table names the hook of each).
 void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_cmd) {
   switch (hook) {
-    case Hook::TxPoll:
-      // HPQ / NPQ doorbells; the bits read back set for txpoll-ack-time.
-      if (written & reg::HPQ) {
-        hpq_until_ = now_ + timing_.txpoll_ack_time;
-        tx.doorbell(1);
-      }
-      if (written & reg::NPQ) {
-        npq_until_ = now_ + timing_.txpoll_ack_time;
-        tx.doorbell(0);
-      }
-      if (written & reg::FSWInt) irq.raise(reg::SWInt);
-      break;
+    case Hook::TxPoll: txpoll.on_write(written); break;
     case Hook::ChipCmd: {
       uint8_t cmd = regs.u8(reg::ChipCmd);
       if ((old_cmd & reg::CmdReset) && !(cmd & reg::CmdReset)) {

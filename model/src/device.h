@@ -27,6 +27,7 @@
 #include "tally.h"
 #include "tracer.h"
 #include "tx_engine.h"
+#include "tx_poll.h"
 #include "tx_outbox.h"
 
 namespace rtl8168sim {
@@ -91,6 +92,7 @@ class Device {
   Irq irq;
   Phy phy;
   TxEngine tx;
+  TxPoll txpoll;  // the doorbell register: doorbells, NPQ/HPQ read-back
   RxEngine rx;
   Tally tally;
   ChipTimer timer;
@@ -130,7 +132,6 @@ class Device {
   TxOutbox outbox_;
   Time now_ = 0;
   Time armed_ = kNever;
-  Time npq_until_ = 0, hpq_until_ = 0;  // TxPoll bits read back set until then
   // Work done by the current outermost entry point.
   unsigned depth_ = 0;
   Time entry_now_ = 0;

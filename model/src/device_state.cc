@@ -95,8 +95,7 @@ void Device::visit_state(Archive& a, std::string* why) {
   a.io(hash);
   a.io(count);
   if (a.loading()) trace.restore(hash, count);
-  a.io(npq_until_);
-  a.io(hpq_until_);
+  txpoll.visit(a);
   std::vector<Event> events = sched_.sorted();
   const uint32_t n = a.count(events.size(), kMaxEvents);
   if (a.loading()) events.assign(n, Event{});
@@ -194,8 +193,7 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
     return false;
   }
   // Cross-field consistency, component by component, then the events.
-  const char* why = nullptr;
-  if (npq_until_ > now_ + 1'000'000 || hpq_until_ > now_ + 1'000'000) why = "TxPoll read-back too far ahead";
+  const char* why = txpoll.check(now_);
   if (!why) why = irq.check();
   if (!why) why = phy.check();
   if (!why) why = tx.check();

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "tx_poll.h"
+
+#include "device.h"
+
+namespace rtl8168sim {
+
+namespace {
+// A loaded deadline further ahead than the longest txpoll-ack-time
+// (config.cc: 0..1'000'000 ns) is not one a doorbell could have set.
+constexpr Time kMaxAckTime = 1'000'000;
+}  // namespace
+
+void TxPoll::reset() { npq_until_ = hpq_until_ = 0; }
+
+// HPQ before NPQ: a write of both starts an idle, enabled engine on the high
+// priority ring, and the NPQ doorbell then finds it busy (lost under
+// lossy-txpoll, latched otherwise; TxEngine::doorbell).
+void TxPoll::on_write(uint8_t written) {
+  const Time ack = d_.timing().txpoll_ack_time;
+  if (written & reg::HPQ) {
+    hpq_until_ = d_.now() + ack;
+    d_.tx.doorbell(1);
+  }
+  if (written & reg::NPQ) {
+    npq_until_ = d_.now() + ack;
+    d_.tx.doorbell(0);
+  }
+  if (written & reg::FSWInt) d_.irq.raise(reg::SWInt);
+}
+
+uint8_t TxPoll::read() const {
+  const Time now = d_.now();
+  const unsigned poll = (now < npq_until_ ? reg::NPQ : 0u) | (now < hpq_until_ ? reg::HPQ : 0u);
+  return static_cast<uint8_t>(d_.regs.u8(reg::TxPoll) | poll);
+}
+
+// Blob position: after the trace hash and count, before the pending events
+// (device_state.cc); NPQ first, 8 bytes each.
+void TxPoll::visit(Archive& a) {
+  a.io(npq_until_);
+  a.io(hpq_until_);
+}
+
+const char* TxPoll::check(Time now) const {
+  if (npq_until_ > now + kMaxAckTime || hpq_until_ > now + kMaxAckTime) {
+    return "TxPoll read-back too far ahead";
+  }
+  return nullptr;
+}
+
+}  // namespace rtl8168sim
