@@ -6,7 +6,8 @@
 #   NS    pid of the process holding the partner's network namespace
 #   LAB_driver rtl8168sim|r8169, LAB_params the module parameters, LAB_<k> from --arg k=v
 # Output: lab_result k=v ... -> "RESULT case=<case> k=v ...";  lab_done / lab_fail REASON end
-# the run (exactly one LAB line) and power off.
+# the run with exactly one "VERDICT PASS|FAIL <case> <reason>" line (the one end line of every
+# guest, scripts/lablib/protocol.py) and power off.
 
 LAB_params="$(cat /lab/params 2>/dev/null)"
 
@@ -64,7 +65,7 @@ lab_check_order() {
 
 lab_done() {
   lab_check_order
-  echo "LAB DONE"
+  echo "VERDICT PASS ${LAB_case:-lab} ${*:-ok}"
   sync 2>/dev/null
   poweroff -f
   sleep 100
@@ -72,15 +73,15 @@ lab_done() {
 
 lab_fail() {
   lab_diag
-  echo "LAB FAIL $*"
+  echo "VERDICT FAIL ${LAB_case:-lab} $*"
   poweroff -f
   sleep 100
 }
 
 # guest-side bound in virtual seconds (LAB_deadline, default 150): a run that would never end
-# prints LAB FAIL and powers off
+# prints VERDICT FAIL and powers off
 lab_deadline() {
-  ( sleep "${LAB_deadline:-150}"; lab_diag; echo "LAB FAIL guest deadline ${LAB_deadline:-150} s (virtual)"; poweroff -f ) &
+  ( sleep "${LAB_deadline:-150}"; lab_diag; echo "VERDICT FAIL ${LAB_case:-lab} guest deadline ${LAB_deadline:-150} s (virtual)"; poweroff -f ) &
 }
 
 # ethtool -S counter of the DUT (0 when absent)

@@ -8,9 +8,9 @@ scripts/run-lab and scripts/reproduce (the closed-world lab), guest-tests/driver
 Modules:
   result     the one result vocabulary: Kind PASS | FAIL | ERROR | TIMEOUT, and Outcome
              (kind + reason + wall time); a timeout is a kind, never read from a reason
-  protocol   the guest's console lines (RESULT/STEP/GUEST and the three end lines:
-             "VERDICT PASS|FAIL <scenario> <reason>", "LAB DONE|FAIL <reason>",
-             "SMOKE PASS|FAIL: <reason>") parsed into an Outcome
+  protocol   the guest's console lines (RESULT/STEP/GUEST and the one end line of every
+             guest, "VERDICT PASS|FAIL <name> <reason>": scenario, lab case or "smoke")
+             parsed into an Outcome
   cpio       the newc writer (byte-identical for the same contents) and reader: the guest
              image's initramfs (scripts/build-guest: cpio.py pack) and every archive that is
              appended to it

@@ -4,7 +4,7 @@
     rc = guest.main(argv)        # the command line (see scripts/run-guest --help)
     outcome = guest.run(spec)    # a result.Outcome; prints the run-guest lines on stdout
 
-The guest speaks the "scenario" dialect of lablib.protocol (GUEST/STEP/RESULT lines, one
+The guest speaks lablib.protocol (GUEST/STEP/RESULT lines, one end line
 VERDICT PASS|FAIL <scenario> <reason>); the host acts on STEP lines over HMP (link-flap,
 migrate), collects the peers' JSON and checks every stream's SHA-256 against the pattern's.
 Last line: VERDICT PASS|FAIL|TIMEOUT <scenario> <kernel> <nic> <reason> (wall <s>s).
@@ -316,7 +316,7 @@ def _run(s, r, counts, action, trace, say):
             new = con.new_text()
             for l in new.splitlines():
                 sys.stderr.write(f"  | {l}\n")
-        c = protocol.parse(text, "scenario")
+        c = protocol.parse(text)
         if c.end is not None:
             end = c
             break

@@ -3,14 +3,15 @@
 two rtl8168 NICs on one QEMU hub, -icount, run in this process.
 
     run = lab.run(lab.Spec(kernel="6.1", case="txpoll", params="txpoll_rekick=0"), out_dir)
-    run.kind / run.status   result.Kind (PASS = the guest printed LAB DONE)
+    run.kind / run.status   result.Kind (PASS = the guest printed VERDICT PASS <case> ...)
     run.reason, run.results (dicts of the RESULT lines), run.result_lines, run.trace_hash,
     run.trace_events, run.inputs, run.wall_s, run.out_dir, run.report (run-lab's output)
 
 The DUT NIC (QOM id "dut", MAC 52:54:00:00:00:01, 10.9.0.1) is bound to rtl8168sim (with
 params) or to the stock r8169; the partner NIC ("partner", 52:54:00:00:00:02, 10.9.0.2) to
 the stock r8169 in its own network namespace. The case guest-tests/lab/<case>.sh prints
-RESULT lines, then LAB DONE or LAB FAIL <reason> (protocol dialect "lab"), and powers off;
+RESULT lines, then the end line of every guest, VERDICT PASS|FAIL <case> <reason>
+(lablib.protocol), and powers off;
 then the model's trace hash and event count of both NICs are read over QMP. The command line
 and the overlay archive must stay byte-identical for given inputs: the guest's timing, and
 with it every figure and trace hash, depends on them."""
@@ -367,13 +368,13 @@ def _run(s, res, out, work, krel, extras, progs, say):
     text = con.text()
     if s.verbose:
         sys.stderr.write(con.new_text())
-    c = protocol.parse(text, "lab")
+    c = protocol.parse(text)
     if kind is None:
         if c.end is None:
-            kind, reason = Kind.FAIL, "the guest powered off without LAB DONE / LAB FAIL"
+            kind, reason = Kind.FAIL, "the guest powered off without a VERDICT line"
         else:
             kind = c.end.kind
-            reason = "" if kind is Kind.PASS else (c.end.reason or "LAB FAIL")
+            reason = "" if kind is Kind.PASS else (c.end.reason or "the guest said FAIL")
     res.kind, res.reason = kind, reason
     res.result_lines = list(c.results)
     res.results = [protocol.parse_kv(l[len("RESULT "):]) for l in c.results]
@@ -389,7 +390,8 @@ def _run(s, res, out, work, krel, extras, progs, say):
              f"events={events.get('dut', '?')},{events.get('partner', '?')}",
              f"HOST inputs={res.inputs}"]
     lines += c.results
-    lines.append("LAB DONE" if kind is Kind.PASS else f"LAB FAIL {reason}")
+    # PASS comes only from the guest's end line; FAIL/TIMEOUT/ERROR carry the reason
+    lines.append(protocol.end_line(kind, s.case, c.end.reason if kind is Kind.PASS else reason))
     lines.append(f"HOST wall={res.wall_s:.1f}s status={kind} out={out}")
     res.report = "\n".join(lines) + "\n"
     (out / "run-lab.txt").write_text(res.report)

@@ -3,17 +3,20 @@
 
   GUEST key=value...            progress the host only prints (run-guest)
   STEP scenario=S <name>        progress the host acts on (run-guest: link-flap, migrate)
-  RESULT key=value...           the guest's figures (every dialect)
-and exactly one end line, whose wording depends on the dialect (the guest code of each is
-older than this library and lab runs must stay bit-for-bit identical, so the words stay):
+  RESULT key=value...           the guest's figures
+and exactly one end line, the same in every guest:
 
-  dialect   end line                          guest code
-  scenario  VERDICT PASS|FAIL <scenario> <reason>   guest-tests/initramfs, scenarios/
-  lab       LAB DONE | LAB FAIL <reason>      guest-tests/lab/init, common.sh
-  smoke     SMOKE PASS | SMOKE FAIL: <reason> guest-tests/driver/smoke-init
+  VERDICT PASS|FAIL <name> <reason>
 
-parse(text, dialect) -> Console(results, steps, guest, end); end is a result.Outcome (PASS or
-FAIL) or None when the console has no end line yet. The first end line counts."""
+  guest                                   name            code
+  scenario (scripts/run-guest)            the scenario    guest-tests/initramfs, scenarios/
+  lab case (scripts/run-lab, reproduce)   the case        guest-tests/lab/init, common.sh
+  driver smoke test                       smoke           guest-tests/driver/smoke-init
+
+parse(text) -> Console(results, steps, guest, end, end_line, name); end is a result.Outcome
+(PASS or FAIL) or None when the console has no end line yet. The first end line counts. A
+guest never says TIMEOUT or ERROR: only the launcher that owns the deadline or the harness
+does."""
 import re
 from dataclasses import dataclass, field
 
@@ -21,12 +24,8 @@ from .result import Kind, Outcome
 
 KV_RE = re.compile(r"(\w[\w.-]*)=(\S*)")
 
-END_RES = {
-    "scenario": re.compile(r"^VERDICT (PASS|FAIL) (\S+) ?(.*)$"),
-    "lab": re.compile(r"^LAB (DONE|FAIL)\b ?(.*)$"),
-    "smoke": re.compile(r"^SMOKE (PASS|FAIL)\b:? ?(.*)$"),
-}
-WORDS = {"PASS": Kind.PASS, "DONE": Kind.PASS, "FAIL": Kind.FAIL}
+END_RE = re.compile(r"^VERDICT (PASS|FAIL) (\S+) ?(.*)$")
+WORDS = {"PASS": Kind.PASS, "FAIL": Kind.FAIL}
 
 
 def parse_kv(line):
@@ -41,7 +40,7 @@ class Console:
     guest: list = field(default_factory=list)     # the GUEST lines
     end: Outcome = None                           # PASS/FAIL from the end line, or None
     end_line: str = ""
-    scenario: str = ""                            # the scenario named on a VERDICT line
+    name: str = ""                                # the scenario / case named on it
 
     def has_step(self, scenario, name):
         pat = re.compile(rf"^STEP scenario={re.escape(scenario)} {re.escape(name)}\b")
@@ -52,19 +51,15 @@ def lines(text):
     return [l.rstrip("\r") for l in text.replace("\r\n", "\n").split("\n")]
 
 
-def end_of(line, dialect):
-    """The Outcome of one end line of the dialect (None if it is not one)."""
-    m = END_RES[dialect].match(line)
+def end_of(line):
+    """The Outcome and name of one end line ((None, "") if it is not one)."""
+    m = END_RE.match(line)
     if not m:
-        return None
-    if dialect == "scenario":
-        return Outcome(WORDS[m.group(1)], m.group(3).strip())
-    return Outcome(WORDS[m.group(1)], m.group(2).strip())
+        return None, ""
+    return Outcome(WORDS[m.group(1)], m.group(3).strip()), m.group(2)
 
 
-def parse(text, dialect):
-    if dialect not in END_RES:
-        raise ValueError(f"unknown dialect {dialect!r}")
+def parse(text):
     c = Console()
     for line in lines(text):
         if line.startswith("RESULT "):
@@ -74,12 +69,16 @@ def parse(text, dialect):
         elif line.startswith("GUEST "):
             c.guest.append(line)
         if c.end is None:
-            o = end_of(line, dialect)
+            o, name = end_of(line)
             if o is not None:
-                c.end, c.end_line = o, line
-                if dialect == "scenario":
-                    c.scenario = END_RES[dialect].match(line).group(2)
+                c.end, c.end_line, c.name = o, line, name
     return c
+
+
+def end_line(kind, name, reason):
+    """The end line in a host's report (run-lab): the guest's form with the run's kind, which
+    is TIMEOUT or ERROR when the launcher decided (no guest end line then)."""
+    return f"VERDICT {kind} {name} {reason or 'ok'}"
 
 
 # ---- the host side: the line run-guest prints last -------------------------------------------

@@ -3,7 +3,8 @@
 
 One guest with two rtl8168 NICs on one QEMU hub: NIC 1 bound to rtl8168sim (driver_override),
 NIC 2 to the stock r8169 in its own network namespace. The guest's /init is
-guest-tests/driver/smoke-init (protocol dialect "smoke"); it, the module, its parameters and a
+guest-tests/driver/smoke-init (end line VERDICT PASS|FAIL smoke <reason>, lablib.protocol); it,
+the module, its parameters and a
 static regpoke go into an overlay archive appended to the image's initramfs (nothing of
 scripts/build-guest changes)."""
 import argparse
@@ -30,8 +31,8 @@ insmod without binding, bind with new_id, ping again.
 Needs: scripts/build-guest --kernel K, scripts/build-driver --kernel K, build/qemu (or
 $RTL8168_QEMU). The guest's /init is guest-tests/driver/smoke-init, appended to the image's
 initramfs in an overlay archive (the kernel unpacks concatenated archives in order).
-Prints the guest console; exit 0 when the guest prints "SMOKE PASS", 1 on SMOKE FAIL or a
-timeout, 2 on bad arguments or missing pieces."""
+Prints the guest console; exit 0 when the guest prints "VERDICT PASS smoke ...", 1 on
+VERDICT FAIL or a timeout, 2 on bad arguments or missing pieces."""
 
 
 def command(qemu_bin, img, initrd, console):
@@ -90,7 +91,7 @@ def run(kernel, params, timeout):
         for l in (work / "qemu.log").read_text(errors="replace").splitlines():
             if "is not connected to host network" not in l:
                 print(l, file=sys.stderr)
-        end = protocol.parse(text, "smoke").end
+        end = protocol.parse(text).end
         if timed_out:
             return Kind.TIMEOUT, f"no power-off within {timeout:g} s"
         if end is not None and end.ok:

@@ -5,6 +5,7 @@ construction and the RTL8168_QEMU override, the kernel-package lookup. No guest 
 
   python3 -m unittest discover -s scripts/lablib -t scripts"""
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -190,30 +191,43 @@ class Results(unittest.TestCase):
         with self.assertRaises(ValueError):
             Kind.parse("done")
 
-    def test_scenario_dialect(self):
+    def test_scenario_end_line(self):
         text = ("boot noise\r\nGUEST kernel=6.1 scenario=smoke nic=rtl8168 uptime=2\n"
                 "STEP scenario=smoke transfer-running\nRESULT scenario=smoke dir=tx rc=0 mbps=9\n"
                 "VERDICT PASS smoke all checks passed\nVERDICT FAIL smoke later\n")
-        c = protocol.parse(text, "scenario")
+        c = protocol.parse(text)
         self.assertEqual(c.end.kind, Kind.PASS)
         self.assertEqual(c.end.reason, "all checks passed")
-        self.assertEqual(c.scenario, "smoke")
+        self.assertEqual(c.name, "smoke")
+        self.assertEqual(c.end_line, "VERDICT PASS smoke all checks passed")
         self.assertEqual(len(c.results), 1)
         self.assertTrue(c.has_step("smoke", "transfer-running"))
         self.assertFalse(c.has_step("smoke", "transfer-run"))   # grep's \b, as before
-        self.assertIsNone(protocol.parse("GUEST x\n", "scenario").end)
+        self.assertIsNone(protocol.parse("GUEST x\n").end)
 
-    def test_lab_and_smoke_dialects(self):
-        c = protocol.parse("RESULT kind=rr mbps=680\nLAB FAIL no link\nLAB DONE\n", "lab")
-        self.assertEqual((c.end.kind, c.end.reason), (Kind.FAIL, "no link"))
-        self.assertEqual(protocol.parse_kv(c.results[0]), {"kind": "rr", "mbps": "680"})
-        self.assertEqual(protocol.parse("LAB DONE\n", "lab").end.kind, Kind.PASS)
-        s = protocol.parse("SMOKE STEP: insmod\nSMOKE FAIL: ping after reload\n", "smoke")
-        self.assertEqual((s.end.kind, s.end.reason), (Kind.FAIL, "ping after reload"))
-        self.assertEqual(protocol.parse("SMOKE STEP: x\nSMOKE PASS\n", "smoke").end.kind,
+    def test_one_end_line_for_every_guest(self):
+        # a lab case (guest-tests/lab/common.sh): name = the case
+        c = protocol.parse("RESULT case=txpoll kind=rr mbps=680\nLAB: order: tcp_ofo_queue 0\n"
+                           "VERDICT FAIL txpoll no link\nVERDICT PASS txpoll ok\n")
+        self.assertEqual((c.end.kind, c.end.reason, c.name), (Kind.FAIL, "no link", "txpoll"))
+        self.assertEqual(protocol.parse_kv(c.results[0]),
+                         {"case": "txpoll", "kind": "rr", "mbps": "680"})
+        c = protocol.parse("VERDICT PASS rx-order ok\n")
+        self.assertEqual((c.end.kind, c.end.reason, c.name), (Kind.PASS, "ok", "rx-order"))
+        # the driver smoke test (guest-tests/driver/smoke-init): name = smoke
+        s = protocol.parse("SMOKE STEP: insmod\nVERDICT FAIL smoke ping after reload\n")
+        self.assertEqual((s.end.kind, s.end.reason, s.name),
+                         (Kind.FAIL, "ping after reload", "smoke"))
+        self.assertEqual(protocol.parse("SMOKE STEP: x\nVERDICT PASS smoke ok\n").end.kind,
                          Kind.PASS)
+        # the words of the former lab and smoke dialects are no end lines any more
+        for old in ("LAB DONE\n", "LAB FAIL no link\n", "SMOKE PASS\n", "SMOKE FAIL: x\n"):
+            self.assertIsNone(protocol.parse(old).end, old)
         # a guest never says TIMEOUT: only the launcher owning the deadline does
-        self.assertIsNone(protocol.parse("VERDICT TIMEOUT smoke x\n", "scenario").end)
+        self.assertIsNone(protocol.parse("VERDICT TIMEOUT smoke x\n").end)
+        self.assertEqual(protocol.end_line(Kind.PASS, "txpoll", ""), "VERDICT PASS txpoll ok")
+        self.assertEqual(protocol.end_line(Kind.TIMEOUT, "msi", "no guest power-off"),
+                         "VERDICT TIMEOUT msi no guest power-off")
 
     def test_host_verdict_line(self):
         for kind in Kind:
@@ -227,6 +241,25 @@ class Results(unittest.TestCase):
                                         "the transfer (wall 3.0s)")
         self.assertEqual(o.kind, Kind.FAIL)      # "timeout" in a reason is just text
         self.assertIsNone(protocol.parse_verdict_line("RESULT x=1\n"))
+
+
+class GuestCode(unittest.TestCase):
+    """Every guest's code prints the one end line (and none of the former dialects)."""
+    FILES = ("guest-tests/initramfs/rtl8168-lib.sh", "guest-tests/lab/common.sh",
+             "guest-tests/lab/init", "guest-tests/driver/smoke-init")
+
+    def test_end_lines(self):
+        repo = HERE.parent.parent
+        for f in self.FILES:
+            text = (repo / f).read_text()
+            for old in ("LAB DONE", "LAB FAIL", "SMOKE PASS", "SMOKE FAIL"):
+                self.assertNotIn(old, text, f)
+            for echo in re.findall(r'echo "(VERDICT [^"]*)"', text):
+                # the shell's variables as a guest fills them in
+                line = re.sub(r"\$\{[^}]*\}|\$[A-Za-z_*]+", "x", echo)
+                self.assertIsNotNone(protocol.parse(line).end, f"{f}: {echo}")
+        self.assertIn('echo "VERDICT PASS smoke ok"',
+                      (repo / "guest-tests/driver/smoke-init").read_text())
 
 
 class QemuCommand(Tmp):
@@ -423,7 +456,7 @@ class LabTimeout(Tmp):
 
     def test_power_off_is_not_a_timeout(self):
         kind, reason, stopped = self.watch("shutdown", 30)
-        self.assertIsNone(kind)   # judged from the console's LAB DONE / LAB FAIL
+        self.assertIsNone(kind)   # judged from the console's VERDICT line
         self.assertTrue(stopped)
 
     def test_outcome(self):

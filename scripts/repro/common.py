@@ -29,9 +29,9 @@ fix and is expected CLEAN). `ctx` is a common.Context:
         tag         name of the run directory (default: derived from the arguments)
 
     lab.LabResult fields:
-        ok          True when the guest printed LAB DONE
+        ok          True when the guest printed VERDICT PASS <case> ...
         status      lablib.result.Kind: PASS | FAIL | TIMEOUT | ERROR (a str: "PASS", ...)
-        reason      the LAB FAIL reason / error text ("" when done)
+        reason      the VERDICT FAIL reason / error text ("" on PASS)
         results     list of dicts, one per guest "RESULT k=v ..." line (values are str)
         result(key=value...) -> first RESULT dict whose fields match (or {})
         trace_hash  {"dut": "0x...", "partner": "0x..."}
