@@ -673,6 +673,11 @@ const char* TxEngine::check() const {
   if (walk_count_ > 4 * kMaxRing + 1) return "TX walk count out of range";
   if (busy_ != (phase_ != Phase::Idle)) return "TX busy flag disagrees with its phase";
   if (!busy_ && (pending_[0] || pending_[1])) return "TX doorbell latched while idle";
+  // A doorbell is latched only during a walk: in Drain it restarts the walk (doorbell()) and
+  // end_walk() consumes every latch before Drain, so Drain never holds one. A blob that says
+  // otherwise would let the wire's last frame take the engine idle with the latch still set.
+  if (phase_ == Phase::Drain && (pending_[0] || pending_[1]))
+    return "TX doorbell latched after the walk ended";
   if (error_stop_ && phase_ != Phase::Idle) return "TX stopped by an error but running";
   if (phase_ == Phase::FetchDesc && rd_len_ != desc::kSize) return "TX descriptor read length invalid";
   if ((phase_ == Phase::Idle || phase_ == Phase::Drain) && (rd_len_ || rd_addr_))
