@@ -124,6 +124,7 @@ class Device {
   bool decode_state(std::span<const uint8_t> blob, std::string& err);
   void visit_state(Archive& a, std::string* why);
   const char* check_events() const;
+  Time max_event_delay(EventKind kind) const;
 
   Config cfg_;
   TimingParams timing_;

@@ -30,6 +30,12 @@ constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
 // field by field, TX error stop, validated cross-field.
 constexpr uint32_t kStateVersion = 3;
 constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending (about 12)
+// The clock and the event sequence number count up from 0 at power-on (one
+// per scheduled event); 2^62 is 146 years of virtual time. Later values were
+// never reached, and near 2^64 the model's own sums (an event's deadline,
+// TxPoll's read-back window, the next sequence number) would wrap.
+constexpr uint64_t kMaxClock = uint64_t{1} << 62;
+constexpr uint64_t kMaxSeq = uint64_t{1} << 62;
 
 constexpr uint64_t rtl8168_stats::*kStatsFields[] = {
     &rtl8168_stats::tx_frames,          &rtl8168_stats::tx_bytes,
@@ -122,6 +128,40 @@ std::vector<uint8_t> Device::save() const {
   return out;
 }
 
+// The longest delay after which a component schedules an event of `kind`
+// under this device's configuration: the schedule_in() calls with the
+// largest arguments they can take. Parameters are bounded (config.cc), so
+// every bound is finite; a loaded event further ahead was never scheduled and
+// would hold its engine for good (at RTL8168_NO_DEADLINE the host is even
+// told that nothing is pending).
+Time Device::max_event_delay(EventKind kind) const {
+  const TimingParams& t = timing_;
+  const Time yield = RTL8168_WORK_YIELD_NS;  // paced(): a yield resumes at most this far ahead
+  switch (kind) {
+    case EventKind::PhyarDone: return t.phyar_time;
+    case EventKind::PhyResetDone: return t.phy_reset_time;
+    case EventKind::PhyAnDone: return t.phy_an_time;
+    case EventKind::ChipResetDone: return t.chip_reset_time;
+    case EventKind::DtccrDone: return t.dtccr_time + dma_write_time(t, 64);
+    // The largest read request (tx_engine.cc kMaxReadRequest, the MRRS limit).
+    case EventKind::TxDmaDone: return std::max(dma_read_time(t, 4096), yield);
+    // The largest FIFO frame (TxEngine::check) at the slowest link speed.
+    case EventKind::TxWireDone: return std::max(wire_time(cfg_.profile->max_frame + 8, 10), yield);
+    case EventKind::RxDescDone: return std::max(dma_read_time(t, 16), yield);
+    case EventKind::RxWriteDone: return dma_write_time(t, 0xffff) + dma_write_time(t, 8);
+    // IntrMitigate timer field (4 bits) x the largest unit (Irq::timer_unit_ns: 163840 ns, x 8 at 10 Mbps).
+    case EventKind::MitigationTimer: return 15 * 163840 * 8;
+    // One full turn of the 32-bit counter (ChipTimer::next_match), rounded up.
+    case EventKind::ChipTimer: {
+      const uint64_t mhz = t.timer_clock_mhz ? t.timer_clock_mhz : 1;
+      return ((uint64_t{1} << 32) * 1000 + mhz - 1) / mhz + 1;
+    }
+    case EventKind::SideBusDone: return std::max({t.eri_time, t.ephy_time, t.csi_time});
+    case EventKind::kCount: break;
+  }
+  return 0;
+}
+
 // The pending events must be exactly the ones the engines' phases imply: a
 // blob that claims a read in flight without its completion event (or the
 // reverse) would leave an engine waiting forever or completing a read that
@@ -131,6 +171,7 @@ const char* Device::check_events() const {
   unsigned n[static_cast<size_t>(EventKind::kCount)] = {};
   for (const Event& e : events) {
     if (e.time < now_) return "pending event in the past";
+    if (e.time - now_ > max_event_delay(e.kind)) return "pending event further ahead than its kind is scheduled";
     if (e.seq >= sched_.next_seq()) return "event sequence number from the future";
     n[static_cast<size_t>(e.kind)]++;
   }
@@ -158,6 +199,11 @@ const char* Device::check_events() const {
   const bool dtccr = regs.u32(reg::CounterAddrLow) & (reg::CounterDump | reg::CounterReset);
   if (count(EventKind::DtccrDone) > 1 || (dtccr && count(EventKind::DtccrDone) == 0))
     return "tally command without its completion event";
+  // A BMCR RESET write schedules its self-clear (Phy::schedule_reset_done)
+  // and only that event clears the bit; without it the reset never ends and
+  // the driver's soft-reset poll times out.
+  if (phy.reset_in_progress() && count(EventKind::PhyResetDone) == 0)
+    return "PHY reset without its completion event";
   if (count(EventKind::PhyarDone) > 1 || count(EventKind::PhyResetDone) > 1 ||
       count(EventKind::PhyAnDone) > 1 || count(EventKind::MitigationTimer) > 2)
     return "duplicate event of a kind the device keeps once";
@@ -193,7 +239,11 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
     return false;
   }
   // Cross-field consistency, component by component, then the events.
-  const char* why = txpoll.check(now_);
+  const char* why = nullptr;
+  if (now_ > kMaxClock) why = "clock beyond the model's range";
+  if (!why && sched_.next_seq() > kMaxSeq) why = "event sequence number beyond the model's range";
+  if (!why) why = regs.check_fixed_bits(cfg_.profile->txconfig_reset);
+  if (!why) why = txpoll.check(now_);
   if (!why) why = irq.check();
   if (!why) why = phy.check();
   if (!why) why = tx.check();

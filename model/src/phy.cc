@@ -255,8 +255,9 @@ const char* Phy::check() const {
   if (link_ && speed_ != 10 && speed_ != 100 && speed_ != 1000) return "PHY link speed invalid";
   if (!link_ && (speed_ != 0 || full_)) return "PHY link down with a speed";
   if (link_ && !host_link_) return "PHY link up without carrier";
-  const bool mac_sees_link = d_.regs.u8(reg::PHYstatus) & reg::LinkStatus;
-  if (mac_sees_link != link_) return "PHYstatus disagrees with the PHY's link";
+  // PHYstatus is written only by Device::on_link_change() (and zeroed with
+  // the link down at power-on): it is always the MAC's view of the PHY.
+  if (d_.regs.u8(reg::PHYstatus) != mac_status()) return "PHYstatus disagrees with the PHY's link";
   return nullptr;
 }
 

@@ -53,6 +53,9 @@ class Phy {
   uint8_t mac_status() const;   // PHYstatus as the MAC reports this PHY's state
 
   bool link_up() const { return link_; }
+  // BMCR RESET is set: a software reset is in progress, and its PhyResetDone
+  // event must be pending (schedule_reset_done()).
+  bool reset_in_progress() const { return regs_[0][mii::BMCR] & mii::BMCR_RESET; }
   uint32_t speed_mbps() const { return link_ ? speed_ : 0; }
   bool full_duplex() const { return full_; }
   unsigned page() const { return page_; }

@@ -128,6 +128,22 @@ RegFile::Touched RegFile::write(uint32_t off, unsigned size, uint64_t value) {
   return t;
 }
 
+const char* RegFile::check_fixed_bits(uint32_t txconfig_reset) const {
+  RegFile fresh;
+  fresh.set32(TxConfig, txconfig_reset);
+  for (unsigned i = 0; i < kFileSize; i++) {
+    if (!kBytes.known[i]) continue;  // plain storage: any value
+    uint8_t device_set = 0;          // bits the device stores itself (set8/set16/set32)
+    if (i == IntrStatus || i == IntrStatus + 1u || i == PHYstatus) device_set = 0xff;
+    if (i == ChipCmd) device_set = RxBufEmpty;
+    const uint8_t fixed = static_cast<uint8_t>(~kBytes.wmask[i] & ~device_set);
+    // e.g. TxPoll (stores nothing: a stored bit would read back as a doorbell
+    // in progress forever), TCTR's storage, the rings' alignment bits, XID.
+    if ((bytes_[i] ^ fresh.bytes_[i]) & fixed) return "register bits a guest cannot write differ from power-on";
+  }
+  return nullptr;
+}
+
 Hook RegFile::hook_of(uint32_t reg_offset) { return kBytes.hook[reg_offset & 0xff]; }
 
 bool RegFile::implemented(uint32_t off, unsigned size) {

@@ -69,6 +69,13 @@ class RegFile {
     for (int i = 0; i < 4; i++) bytes_[off + i] = static_cast<uint8_t>(v >> (8 * i));
   }
 
+  // For a loaded register file: nullptr when every bit that neither a guest
+  // write nor the device changes holds its power-on value (`txconfig_reset`:
+  // the profile's TxConfig, whose XID bits are read-only). The device's own
+  // status (IntrStatus, PHYstatus, ChipCmd RxBufEmpty) is checked by its
+  // owners.
+  const char* check_fixed_bits(uint32_t txconfig_reset) const;
+
   // Guest read of `size` bytes at an aligned offset inside the file.
   uint64_t read(uint32_t off, unsigned size) const;
 

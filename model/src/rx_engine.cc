@@ -278,6 +278,10 @@ const char* RxEngine::check() const {
   if (pos_ >= kMaxRing) return "RX ring position out of range";
   if (phase_ > Phase::Write) return "RX phase invalid";
   if ((phase_ == Phase::Idle) != (fifo_.empty())) return "RX engine phase disagrees with its FIFO";
+  // receive() queues only while RxEnb is set, and clearing it halts the
+  // engine and empties the FIFO (Device::on_write_hook, halt()).
+  if (!fifo_.empty() && !(d_.regs.u8(reg::ChipCmd) & reg::CmdRxEnb))
+    return "RX frames queued with the receiver off";
   uint64_t reserved = 0;
   for (size_t i = 0; i < fifo_.size(); i++) {
     const RxFrame& f = fifo_.at(i);

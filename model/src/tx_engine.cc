@@ -589,6 +589,7 @@ void TxEngine::visit(Archive& a) {
 const char* TxEngine::check_frame() const {
   const bool fetching = phase_ == Phase::FetchHeader || phase_ == Phase::FetchData;
   const bool has_frame = fetching || phase_ == Phase::WaitFifo;
+  if (const char* why = check_desc_chain()) return why;
   if (!has_frame) {
     // Between frames (or collecting descriptors before LS): nothing decoded.
     if (total_ || cur_desc_ || cur_off_ || goal_ || stream_pos_ || !buf_.empty() ||
@@ -647,6 +648,16 @@ const char* TxEngine::check_frame() const {
   if (phase_ == Phase::WaitFifo) {
     if (unit_reserved_ || stream_pos_ != unit_start || !buf_.empty()) return "TX FIFO wait state inconsistent";
     if (fifo_.empty()) return "TX waits for FIFO room with an empty FIFO";
+    // on_wire_done() resumes with continue_fetch() from the cursor, which
+    // stands at the unit's start: where seek() put it (cur_off_ inside its
+    // descriptor, or one past the last descriptor at the frame's end) or
+    // where the previous segment's last read ended (cur_off_ == its length).
+    if (cur_desc_ > descs_.size()) return "TX cursor outside its frame";
+    const uint32_t room = cur_desc_ < descs_.size() ? descs_[cur_desc_].len() : 0;
+    if (cur_off_ > room) return "TX cursor outside its descriptor";
+    uint64_t before = 0;
+    for (size_t k = 0; k < cur_desc_; k++) before += descs_[k].len();
+    if (before + cur_off_ != stream_pos_) return "TX cursor disagrees with the stream position";
   } else {
     if (phase_ == Phase::FetchData && !unit_reserved_) return "TX data fetch without FIFO room";
     if (stream_pos_ < unit_start || stream_pos_ >= goal_) return "TX stream position outside its unit";
@@ -666,6 +677,24 @@ const char* TxEngine::check_frame() const {
   return nullptr;
 }
 
+// The descriptors collected for the current frame, as desc_fetched() took
+// them: one after the other from the ring position (advance_position(): the
+// next index, 0 after EOR or at the model's ring bound), and the ring
+// position now just past the last one. A blob with any other index would
+// carry it into the frame's write-back, or into pos_ on a halt.
+const char* TxEngine::check_desc_chain() const {
+  auto next = [](const Desc& dsc) -> uint32_t {
+    if (dsc.opts1 & desc::RingEnd) return 0;
+    return dsc.index + 1 >= kMaxRing ? 0 : dsc.index + 1;
+  };
+  for (size_t i = 0; i < descs_.size(); i++) {
+    if (descs_[i].index >= kMaxRing) return "TX descriptor index out of range";
+    const uint32_t follows = i + 1 < descs_.size() ? descs_[i + 1].index : pos_[q_ & 1];
+    if (follows != next(descs_[i])) return "TX descriptors not consecutive from the ring position";
+  }
+  return nullptr;
+}
+
 const char* TxEngine::check() const {
   if (pos_[0] >= kMaxRing || pos_[1] >= kMaxRing) return "TX ring position out of range";
   if (q_ > 1) return "TX queue invalid";
@@ -679,6 +708,14 @@ const char* TxEngine::check() const {
   if (phase_ == Phase::Drain && (pending_[0] || pending_[1]))
     return "TX doorbell latched after the walk ended";
   if (error_stop_ && phase_ != Phase::Idle) return "TX stopped by an error but running";
+  // Only doorbell() starts the engine, and only with TxEnb set and neither
+  // StopReq nor CmdReset; clearing TxEnb, setting StopReq or a reset halts it
+  // (Device::on_write_hook, software_reset_start). A blob that runs it with
+  // the transmitter off would send frames the guest has disabled.
+  const uint8_t cmd = d_.regs.u8(reg::ChipCmd);
+  if (phase_ != Phase::Idle &&
+      (!(cmd & reg::CmdTxEnb) || (cmd & (reg::CmdStopReq | reg::CmdReset))))
+    return "TX engine running with the transmitter off";
   if (phase_ == Phase::FetchDesc && rd_len_ != desc::kSize) return "TX descriptor read length invalid";
   if ((phase_ == Phase::Idle || phase_ == Phase::Drain) && (rd_len_ || rd_addr_))
     return "TX read request outside a fetch";

@@ -86,6 +86,7 @@ class TxEngine {
   void stop_on_error(uint64_t reason, uint32_t index);
   void clear_frame();
   const char* check_frame() const;
+  const char* check_desc_chain() const;
   void start_segment();
   void decode_offload();
   void seek(uint32_t stream_pos);

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// State blobs whose fields each look plausible but whose combination is
+// unreachable from power-on: each test saves a real device, patches one field
+// (located by a walk of the version-3 layout of device_state.cc, 8168c
+// profile), and checks that rtl8168_state_load refuses the blob and says why.
+// Before the checks existed, each of these loaded, and then: an over-read of
+// the TX descriptor list (a host crash), a stuck TX engine or PHY reset, NPQ
+// reading back set forever, frames sent with the transmitter off, or the
+// device refusing its own next blob. The unpatched blob always loads.
+#include <gtest/gtest.h>
+#include <rtl8168/rtl8168.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/nic.h"
+
+namespace rtl8168_test {
+namespace {
+
+const Mac kDst = {0x52, 0x54, 0x00, 0x00, 0x00, 0x02};
+
+// Offsets of the fields the tests patch, from a walk of the blob in
+// visit_state() order (8168c: no side buses, PHY page as one byte).
+struct BlobMap {
+  size_t now = 0, rf = 0, phy = 0;
+  size_t tx_phase = 0, tx_ndescs_at = 0, tx_descs = 0;
+  uint32_t tx_ndescs = 0;
+  uint8_t phase = 0;
+  size_t tx_cur_desc = 0, tx_cur_off = 0, tx_stream_pos = 0;
+  uint32_t tx_fifo_frames = 0, rx_fifo_frames = 0;
+  uint8_t tx_wire_busy = 0;
+  size_t txpoll = 0, timer_start = 0;
+  size_t events = 0;  // first event
+  uint32_t nevents = 0;
+  size_t next_seq = 0;
+  bool ok = false;
+
+  static BlobMap parse(const std::vector<uint8_t>& b) {
+    BlobMap m;
+    size_t p = 8;  // magic
+    auto u8 = [&] { return b.at(p++); };
+    auto u32 = [&] {
+      uint32_t v = 0;
+      for (int i = 0; i < 4; i++) v |= uint32_t{b.at(p + i)} << (8 * i);
+      p += 4;
+      return v;
+    };
+    auto u64 = [&] {
+      uint64_t v = 0;
+      for (int i = 0; i < 8; i++) v |= uint64_t{b.at(p + i)} << (8 * i);
+      p += 8;
+      return v;
+    };
+    auto bytes = [&] { p += u32(); };
+    u32();    // version
+    bytes();  // chip id
+    m.now = p;
+    u64();
+    u32();  // register file length
+    m.rf = p;
+    p += 256;
+    p += 2 + 2 * 9;  // IRQ
+    m.phy = p;
+    p += 8 * 32 * 2 + 1 + 3 + 4 + 1 + 8;
+    // TX
+    p += 4 + 4 + 1 + 1 + 8 + 4 + 1 + 1 + 1;
+    m.tx_phase = p;
+    m.phase = u8();
+    m.tx_ndescs_at = p;
+    m.tx_ndescs = u32();
+    m.tx_descs = p;
+    p += 20 * m.tx_ndescs;
+    p += 4;  // total
+    m.tx_cur_desc = p;
+    p += 4;
+    m.tx_cur_off = p;
+    p += 4;
+    p += 4;  // goal
+    m.tx_stream_pos = p;
+    p += 4;
+    p += 8 + 4;  // rd_addr, rd_len
+    bytes();     // buf
+    bytes();     // header
+    p += 4 * 4 + 1 + 4;  // hdr_len, seg_index, seg_count, unit_fifo, unit_reserved, fifo_used
+    m.tx_wire_busy = u8();
+    m.tx_fifo_frames = u32();
+    for (uint32_t i = 0; i < m.tx_fifo_frames; i++) {
+      bytes();
+      p += 4 + 1 + 4 + 1;
+      p += 12 * u32();
+    }
+    // RX
+    p += 4 + 1 + 4 + 8 + 4 + 1 + 1;
+    m.rx_fifo_frames = u32();
+    for (uint32_t i = 0; i < m.rx_fifo_frames; i++) {
+      bytes();
+      p += 4 + 4 + 1 + 4;
+    }
+    p += 4 + 64;  // tally
+    m.timer_start = p;
+    p += 8;
+    p += 24 * 8;      // statistics
+    p += 8 + 8;       // trace hash, count
+    m.txpoll = p;
+    p += 16;
+    m.nevents = u32();
+    m.events = p;
+    p += 25 * m.nevents;
+    m.next_seq = p;
+    p += 8;
+    m.ok = p == b.size();
+    return m;
+  }
+  // Event i: time at +0, seq +8, kind +16, arg +17.
+  size_t event(uint32_t i) const { return events + 25 * i; }
+};
+
+void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; i++) b.at(at + i) = static_cast<uint8_t>(v >> (8 * i));
+}
+void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; i++) b.at(at + i) = static_cast<uint8_t>(v >> (8 * i));
+}
+
+enum TxPhase : uint8_t { kIdle, kFetchDesc, kFetchHeader, kFetchData, kWaitFifo, kDrain };
+enum Kind : uint8_t { kPhyarDone = 0, kTxDmaDone = 5, kTxWireDone = 6 };
+
+Params params(Params extra = {}) {
+  return with(with(default_params(true), {{"pcie-read-latency", "800"}}), extra);
+}
+
+// Step the host in small increments until the saved blob satisfies `want`.
+bool save_when(Nic& nic, const std::function<bool(const BlobMap&)>& want, std::vector<uint8_t>& blob,
+               uint64_t step_ns = 50, unsigned max_steps = 20000) {
+  for (unsigned i = 0; i < max_steps; i++) {
+    blob = nic.host.save();
+    const BlobMap m = BlobMap::parse(blob);
+    if (!m.ok) {
+      ADD_FAILURE() << "blob walk did not end at the blob's end";
+      return false;
+    }
+    if (want(m)) return true;
+    nic.host.advance(step_ns);
+  }
+  return false;
+}
+
+
+
+// Load `blob` onto a fresh device and return the error ("" when it loaded).
+std::string load_error(const Nic& nic, const Params& p, const std::vector<uint8_t>& blob) {
+  TestHost b(p, nic.host.mem(), nic.host.now());
+  std::string err;
+  if (b.load(blob, &err) == 0) return {};
+  return err.empty() ? "refused" : err;
+}
+
+std::string refusal(const char* why) { return std::string("inconsistent state blob: ") + why; }
+
+// A WaitFifo blob: six 1514-byte frames, the smallest FIFO the profile allows
+// (6148 bytes) and a fast link to memory: four fit, the fifth waits for room.
+std::vector<uint8_t> wait_fifo_blob(Nic& nic) {
+  EXPECT_TRUE(nic.up());
+  for (uint8_t i = 0; i < 6; i++) nic.drv.queue_frame(frame_to(kDst, 1514, i));
+  nic.drv.kick();
+  std::vector<uint8_t> blob;
+  EXPECT_TRUE(save_when(nic, [](const BlobMap& m) { return m.phase == kWaitFifo; }, blob));
+  return blob;
+}
+
+// TX waiting for FIFO room resumes from its cursor (on_wire_done ->
+// continue_fetch reads descs_[cur_desc_]); the cursor was checked only while
+// fetching, so a WaitFifo blob could point it past the descriptor list.
+TEST(ApiStateLoad, TxCursorWhileWaitingForFifoRoomIsChecked) {
+  const Params p = params({{"tx-fifo-size", "6148"}, {"pcie-bandwidth", "100000"}});
+  Nic nic(p);
+  const std::vector<uint8_t> blob = wait_fifo_blob(nic);
+  const BlobMap m = BlobMap::parse(blob);
+  ASSERT_TRUE(m.ok);
+  ASSERT_EQ(m.phase, kWaitFifo);
+  ASSERT_EQ(m.tx_ndescs, 1u);
+  EXPECT_EQ(load_error(nic, p, blob), "");
+  std::vector<uint8_t> one_past = blob;
+  put32(one_past, m.tx_cur_desc, 1);  // one descriptor; the cursor just past it
+  EXPECT_EQ(load_error(nic, p, one_past), refusal("TX cursor disagrees with the stream position"));
+  std::vector<uint8_t> far = blob;
+  put32(far, m.tx_cur_desc, 0x40000000u);  // read 24 GiB past the list: the host crashed
+  EXPECT_EQ(load_error(nic, p, far), refusal("TX cursor outside its frame"));
+  std::vector<uint8_t> off = blob;
+  put32(off, m.tx_cur_off, 7);  // inside the descriptor, not at the stream position
+  EXPECT_EQ(load_error(nic, p, off), refusal("TX cursor disagrees with the stream position"));
+}
+
+// Descriptors collected before LS carry their ring index into the frame's
+// write-back and, on a halt, into the ring position: they must follow each
+// other from the ring position as desc_fetched() took them.
+TEST(ApiStateLoad, PartialFrameDescriptorIndicesAreChecked) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  nic.drv.queue_tx({frame_to(kDst, 700, 1), pattern(800, 2)});
+  nic.drv.kick();
+  std::vector<uint8_t> blob;
+  ASSERT_TRUE(save_when(
+      nic, [](const BlobMap& m) { return m.phase == kFetchDesc && m.tx_ndescs == 1; }, blob));
+  const BlobMap m = BlobMap::parse(blob);
+  EXPECT_EQ(load_error(nic, p, blob), "");
+  std::vector<uint8_t> beyond = blob;
+  put32(beyond, m.tx_descs, 5000);  // descs_[0].index; the ring bound is 1024
+  EXPECT_EQ(load_error(nic, p, beyond), refusal("TX descriptor index out of range"));
+  std::vector<uint8_t> elsewhere = blob;
+  put32(elsewhere, m.tx_descs, 7);  // in range, but the ring position is not just past it
+  EXPECT_EQ(load_error(nic, p, elsewhere), refusal("TX descriptors not consecutive from the ring position"));
+}
+
+// At 2^64-1 the next schedule() wrapped the sequence number to 0 and the
+// device then refused its own blob ("event sequence number from the future").
+TEST(ApiStateLoad, EventSequenceNumberIsBounded) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  std::vector<uint8_t> blob = nic.host.save();
+  const BlobMap m = BlobMap::parse(blob);
+  ASSERT_TRUE(m.ok);
+  put64(blob, m.next_seq, ~uint64_t{0});
+  EXPECT_EQ(load_error(nic, p, blob), refusal("event sequence number beyond the model's range"));
+}
+
+// An event due at RTL8168_NO_DEADLINE told the host nothing was pending: the
+// frame on the wire never left and the engine stayed busy for good.
+TEST(ApiStateLoad, EventsFurtherAheadThanTheirKindAreRefused) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  nic.drv.xmit(frame_to(kDst, 1514, 3));
+  std::vector<uint8_t> blob;
+  ASSERT_TRUE(save_when(
+      nic, [](const BlobMap& m) { return m.phase == kDrain && m.tx_wire_busy && m.nevents == 1; },
+      blob));
+  const BlobMap m = BlobMap::parse(blob);
+  ASSERT_EQ(blob.at(m.event(0) + 16), kTxWireDone);
+  EXPECT_EQ(load_error(nic, p, blob), "");
+  const char* why = "pending event further ahead than its kind is scheduled";
+  std::vector<uint8_t> never = blob;
+  put64(never, m.event(0), RTL8168_NO_DEADLINE);
+  EXPECT_EQ(load_error(nic, p, never), refusal(why));
+  // A 1514-byte frame takes 12.3 us at 1 Gbit/s and 1.23 ms at 10 Mbit/s,
+  // the longest any wire completion can be away; one second is not.
+  std::vector<uint8_t> late = blob;
+  put64(late, m.event(0), nic.host.now() + 1'000'000'000);
+  EXPECT_EQ(load_error(nic, p, late), refusal(why));
+}
+
+// BMCR RESET self-clears only through its PhyResetDone event; without it the
+// driver's soft-reset poll (genphy_soft_reset) never ended.
+TEST(ApiStateLoad, PhyResetNeedsItsCompletionEvent) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  std::vector<uint8_t> blob = nic.host.save();
+  const BlobMap m = BlobMap::parse(blob);
+  ASSERT_TRUE(m.ok);
+  blob.at(m.phy + 1) |= 0x80;  // BMCR (page 0 register 0) bit 15, RESET
+  EXPECT_EQ(load_error(nic, p, blob), refusal("PHY reset without its completion event"));
+}
+
+// Bits no guest write and no device action changes hold their power-on value:
+// TxPoll stores nothing (a stored NPQ read back as a doorbell in progress
+// forever), TxConfig's XID identifies the chip, ring bases are 256-aligned.
+TEST(ApiStateLoad, RegisterBitsAGuestCannotWriteAreChecked) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  const std::vector<uint8_t> blob = nic.host.save();
+  const BlobMap m = BlobMap::parse(blob);
+  ASSERT_TRUE(m.ok);
+  const char* why = "register bits a guest cannot write differ from power-on";
+  for (const auto& [offset, bits] : std::vector<std::pair<uint32_t, uint8_t>>{
+           {kTxPoll, kTxPollNPQ | kTxPollHPQ},  // TxPoll storage
+           {0x43, 0x10},                        // TxConfig XID (bits 30:26 and 23:20)
+           {0x20, 0x80},                        // TxDescStartAddrLow bit 7
+           {0xe4, 0x01},                        // RxDescAddrLow bit 0
+           {0x48, 0x01},                        // TCTR: reads the live count, stores nothing
+       }) {
+    std::vector<uint8_t> patched = blob;
+    patched.at(m.rf + offset) ^= bits;
+    EXPECT_EQ(load_error(nic, p, patched), refusal(why)) << "register byte 0x" << std::hex << offset;
+  }
+  // Writable bits are the guest's: any value loads (IntrMitigate here).
+  std::vector<uint8_t> writable = blob;
+  writable.at(m.rf + 0xe2) ^= 0x0f;
+  EXPECT_EQ(load_error(nic, p, writable), "");
+}
+
+// PHYstatus is the MAC's view of the PHY's resolution, bit for bit.
+TEST(ApiStateLoad, PhyStatusMustMatchThePhy) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  std::vector<uint8_t> blob = nic.host.save();
+  const BlobMap m = BlobMap::parse(blob);
+  ASSERT_TRUE(m.ok);
+  ASSERT_TRUE(blob.at(m.rf + 0x6c) & 0x10) << "link at 1000 Mbit/s";
+  blob.at(m.rf + 0x6c) ^= 0x10 | 0x08;  // claims 100 Mbit/s
+  EXPECT_EQ(load_error(nic, p, blob), refusal("PHYstatus disagrees with the PHY's link"));
+}
+
+// Only a doorbell starts TX, and only with the transmitter on; clearing TxEnb
+// halts it. A blob running the engine with TxEnb clear sent two frames the
+// guest had disabled.
+TEST(ApiStateLoad, TxEngineRunsOnlyWithTheTransmitterOn) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  nic.drv.queue_frame(frame_to(kDst, 600, 5));
+  nic.drv.queue_frame(frame_to(kDst, 600, 6));
+  nic.drv.kick();
+  std::vector<uint8_t> blob;
+  ASSERT_TRUE(save_when(nic, [](const BlobMap& m) { return m.phase == kFetchData; }, blob));
+  const BlobMap m = BlobMap::parse(blob);
+  EXPECT_EQ(load_error(nic, p, blob), "");
+  const char* why = "TX engine running with the transmitter off";
+  for (const uint8_t cmd_bits : {uint8_t{kCmdTxEnb}, uint8_t{0x80 /* StopReq */}}) {
+    std::vector<uint8_t> patched = blob;
+    patched.at(m.rf + kChipCmd) ^= cmd_bits;
+    EXPECT_EQ(load_error(nic, p, patched), refusal(why)) << "ChipCmd bits 0x" << std::hex << int{cmd_bits};
+  }
+}
+
+// receive() queues only while RxEnb is set, and clearing it empties the FIFO.
+TEST(ApiStateLoad, RxFramesQueueOnlyWithTheReceiverOn) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  const Mac bcast = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  ASSERT_GT(nic.host.receive(frame_to(bcast, 200, 7)), 0u);
+  std::vector<uint8_t> blob = nic.host.save();  // the frame waits for its descriptor fetch
+  const BlobMap m = BlobMap::parse(blob);
+  ASSERT_TRUE(m.ok);
+  ASSERT_EQ(m.rx_fifo_frames, 1u);
+  EXPECT_EQ(load_error(nic, p, blob), "");
+  blob.at(m.rf + kChipCmd) &= static_cast<uint8_t>(~kCmdRxEnb);
+  EXPECT_EQ(load_error(nic, p, blob), refusal("RX frames queued with the receiver off"));
+}
+
+// The clock counts from 0; near 2^64 the model's own sums wrapped (one NPQ
+// doorbell later the device refused its own blob: "TxPoll read-back too far
+// ahead").
+TEST(ApiStateLoad, ClockIsBounded) {
+  const Params p = params();
+  Nic nic(p);
+  ASSERT_UP(nic);
+  nic.host.advance(10'000'000);
+  std::vector<uint8_t> blob = nic.host.save();
+  const BlobMap m = BlobMap::parse(blob);
+  ASSERT_EQ(m.nevents, 0u);
+  put64(blob, m.now, ~uint64_t{0} - 500'000);
+  EXPECT_EQ(load_error(nic, p, blob), refusal("clock beyond the model's range"));
+}
+
+}  // namespace
+}  // namespace rtl8168_test
