@@ -5,7 +5,9 @@
  * This is the only interface between the model (C++, model/) and its hosts:
  * the QEMU shim (hw/net/rtl8168.c) and the standalone bench / unit tests.
  * The model never reads a clock: every entry point takes `now`, the host's
- * virtual time in nanoseconds, which must never go backwards.
+ * virtual time in nanoseconds, which must never go backwards. The model's
+ * range is 0..2^62 ns (146 years, QEMU_CLOCK_VIRTUAL starts at 0): a state
+ * blob whose clock is later is refused.
  *
  * Threading: a device handle is not thread-safe; the host serialises calls
  * (QEMU holds the BQL).
