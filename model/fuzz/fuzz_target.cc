@@ -1248,7 +1248,8 @@ void configure(Host& h, Reader& r) {
     const std::string name = p->name, unit = p->unit;
     std::string value;
     if (name == "chip") {
-      value = sel & 1 ? "8168c" : "no-such-chip";
+      // Both profiles (profile.cc) and a name the config refuses.
+      value = !(sel & 1) ? "no-such-chip" : (sel & 2) ? "8168evl" : "8168c";
     } else if (name == "mac") {
       char b[18];
       std::snprintf(b, sizeof b, "%02x:%02x:%02x:%02x:%02x:%02x", (sel & 0xfe), v & 0xff,

@@ -289,6 +289,53 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
       add("mitigation" + mode, e);
     }
   }
+  // The RTL8168evl profile (chip=8168evl: side buses, its TSO and short-frame
+  // checksum defects, the generic PHY), functional and timed.
+  for (uint8_t timed = 0; timed < 2; timed++) {
+    const std::string mode = timed ? "-timed" : "-functional";
+    const uint8_t f = timed ? kFlagTiming : 0;
+    const std::vector<Param> evl = {{"chip", 3, 0}};
+    {
+      Encoder e = header(f, evl);
+      bring_up(e);
+      tx(e, kTxKick | kTxTso, kIpv4Tcp, 8000, 3, 1448);
+      tx(e, kTxKick | kTxTso, kIpv4Tcp, 1454, 2, 1448);  // a last SG fragment of 6 bytes
+      tx(e, kTxKick | kTxCsum, kIpv4Udp, 10);            // padded by the chip
+      tx(e, kTxKick, kRaw, 600, 66);                     // SG without TSO
+      drain(e);
+      rx(e, kRxTcpGood, 500);
+      drain(e);
+      poll(e);
+      ack(e);
+      add("evl-traffic" + mode, e);
+    }
+    {
+      // ERI / EPHY / CSI accesses (r8169 rtl_eri_read/write, rtl_ephy_write, rtl_csi_read),
+      // saved while one is in flight, then a migration.
+      Encoder e = header(f, evl);
+      bring_up(e);
+      e.op(kRegWriteKnown).u8(31).u32(0x12345678);  // ERIDR
+      e.op(kRegWriteKnown).u8(32).u32(0x8000f0d0);  // ERIAR: write, mask 0xf, ExGMAC 0xd0
+      e.op(kSave).u8(0);
+      drain(e, 2);
+      e.op(kRegWriteKnown).u8(32).u32(0x0000f0d0);  // ERIAR: read
+      e.op(kRegWriteKnown).u8(33).u32(0x80011234);  // EPHYAR: write reg 1
+      e.op(kSave).u8(1);
+      e.op(kRegWriteKnown).u8(33).u32(0x00010000);  // EPHYAR: read reg 1
+      e.op(kRegWriteKnown).u8(29).u32(0x0000f070);  // CSIAR: read 0x70
+      e.op(kMigrate).u8(1).u8(0);
+      drain(e);
+      e.op(kLoad).u8(0).u8(0);
+      drain(e);
+      e.op(kPhy).u8(0x1f).u8(1).u16(0x0a43);  // a generic-PHY page
+      e.op(kPhy).u8(0).u8(1).u16(0x9200);     // BMCR reset | ANENABLE | ANRESTART
+      e.op(kSave).u8(2);
+      drain(e);
+      e.op(kMigrate).u8(2).u8(0);
+      drain(e);
+      add("evl-sidebus-state" + mode, e);
+    }
+  }
   {
     // Lossy TxPoll (RTL8168 quirk): a doorbell while the engine is busy is lost.
     Encoder e = header(kFlagTiming | kFlagLossy);
