@@ -517,6 +517,12 @@ void check_after(Host& h, bool start_level, uint64_t msi0, CallKind kind) {
     h.level_known = false;
     return;
   }
+  // What the call itself sent, before the checker's reads: they are entry
+  // points too, and after a load the first of them delivers a restored
+  // rx_ready signal (a blob saved from inside transmit(), before the call
+  // that saved it reached rx_ready), whose re-entry program may send an MSI
+  // of its own (regressions/target-load-rx-ready-reentry-msi).
+  const uint64_t sent_by_call = h.msi_count - msi0;
   // Reads have no side effects: 16-bit reads of IntrMask and IntrStatus.
   const uint64_t imr = reg_read(h, kIntrMask, 2);
   const uint64_t isr = reg_read(h, kIntrStatus, 2);
@@ -530,7 +536,7 @@ void check_after(Host& h, bool start_level, uint64_t msi0, CallKind kind) {
   }
   const uint64_t sent = h.msi_count - msi0;
   if (kind == kLoadCall) {
-    if (sent != 0) fail("MSI sent by rtl8168_state_load");
+    if (sent_by_call != 0) fail("MSI sent by rtl8168_state_load");
   } else if (h.lower_points == 0 && h.level_known) {
     // INT can only rise during this call: exactly one MSI iff it went 0 -> 1.
     const uint64_t want = h.msi && !start_level && level ? 1 : 0;
