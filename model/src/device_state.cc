@@ -143,14 +143,13 @@ Time Device::max_event_delay(EventKind kind) const {
     case EventKind::PhyAnDone: return t.phy_an_time;
     case EventKind::ChipResetDone: return t.chip_reset_time;
     case EventKind::DtccrDone: return t.dtccr_time + dma_write_time(t, 64);
-    // The largest read request (tx_engine.cc kMaxReadRequest, the MRRS limit).
-    case EventKind::TxDmaDone: return std::max(dma_read_time(t, 4096), yield);
+    case EventKind::TxDmaDone: return std::max(dma_read_time(t, TxEngine::kMaxReadRequest), yield);
     // The largest FIFO frame (TxEngine::check) at the slowest link speed.
     case EventKind::TxWireDone: return std::max(wire_time(cfg_.profile->max_frame + 8, 10), yield);
     case EventKind::RxDescDone: return std::max(dma_read_time(t, 16), yield);
-    case EventKind::RxWriteDone: return dma_write_time(t, 0xffff) + dma_write_time(t, 8);
-    // IntrMitigate timer field (4 bits) x the largest unit (Irq::timer_unit_ns: 163840 ns, x 8 at 10 Mbps).
-    case EventKind::MitigationTimer: return 15 * 163840 * 8;
+    // The largest RX FIFO frame (RxEngine::visit) and its 8-byte write-back.
+    case EventKind::RxWriteDone: return dma_write_time(t, desc::kRxBufSizeMask) + dma_write_time(t, 8);
+    case EventKind::MitigationTimer: return Irq::kMaxTimerDelay;
     // One full turn of the 32-bit counter (ChipTimer::next_match), rounded up.
     case EventKind::ChipTimer: {
       const uint64_t mhz = t.timer_clock_mhz ? t.timer_clock_mhz : 1;

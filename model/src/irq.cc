@@ -51,9 +51,8 @@ void Irq::update() {
 // COALESCE_DELAY(5120) at 1000 Mbit/s = {5120, 40960, 81920, 163840} ns;
 // 100 Mbit/s uses half of that and 10 Mbit/s eight times it.
 uint64_t Irq::timer_unit_ns() const {
-  static constexpr uint64_t k1000[4] = {5120, 40960, 81920, 163840};
   const unsigned intt = d_.regs.u16(reg::CPlusCmd) & reg::INTT_MASK;
-  const uint64_t unit = k1000[intt];
+  const uint64_t unit = kTimerUnit1000[intt];
   return d_.phy.speed_mbps() == 100 ? unit / 2 : d_.phy.speed_mbps() == 10 ? unit * 8 : unit;
 }
 

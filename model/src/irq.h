@@ -48,6 +48,15 @@ class Irq {
   };
   void flush(unsigned which);
   uint64_t timer_unit_ns() const;
+  // IntrMitigate timer units by CPlusCmd INTT at 1000 Mbit/s (x 1/2 at 100, x 8 at 10).
+  static constexpr std::array<uint64_t, 4> kTimerUnit1000 = {5120, 40960, 81920, 163840};
+
+ public:
+  // The longest delay of an armed mitigation timer: the 4-bit field's largest
+  // value in the largest unit (state load bounds the loaded event by it).
+  static constexpr uint64_t kMaxTimerDelay = 15 * kTimerUnit1000[3] * 8;
+
+ private:
 
   Device& d_;
   bool int_level_ = false;

@@ -32,9 +32,6 @@ enum TxStopReason : uint64_t {
   kWritebackFailed = 1,  // Own could not be handed back to the driver
 };
 
-// The largest read request the engine issues: MXDMA "unlimited" is the PCIe
-// max read request size, at most 4096 bytes (PCIe base spec, MRRS field).
-constexpr uint32_t kMaxReadRequest = 4096;
 
 uint64_t refusal_of(packet::TxStatus s) {
   switch (s) {
@@ -655,9 +652,7 @@ const char* TxEngine::check_frame() const {
     if (cur_desc_ > descs_.size()) return "TX cursor outside its frame";
     const uint32_t room = cur_desc_ < descs_.size() ? descs_[cur_desc_].len() : 0;
     if (cur_off_ > room) return "TX cursor outside its descriptor";
-    uint64_t before = 0;
-    for (size_t k = 0; k < cur_desc_; k++) before += descs_[k].len();
-    if (before + cur_off_ != stream_pos_) return "TX cursor disagrees with the stream position";
+    if (stream_at_cursor() != stream_pos_) return "TX cursor disagrees with the stream position";
   } else {
     if (phase_ == Phase::FetchData && !unit_reserved_) return "TX data fetch without FIFO room";
     if (stream_pos_ < unit_start || stream_pos_ >= goal_) return "TX stream position outside its unit";
@@ -666,15 +661,20 @@ const char* TxEngine::check_frame() const {
     // descriptor with bytes remaining, stream_pos_ bytes into the frame.
     const size_t at = cur_desc_;
     if (at >= descs_.size() || cur_off_ >= descs_[at].len()) return "TX cursor outside its descriptor";
-    uint64_t before = 0;
-    for (size_t k = 0; k < at; k++) before += descs_[k].len();
-    if (before + cur_off_ != stream_pos_) return "TX cursor disagrees with the stream position";
+    if (stream_at_cursor() != stream_pos_) return "TX cursor disagrees with the stream position";
     const Desc& dsc = descs_[at];
     const uint64_t remain = std::min<uint64_t>(dsc.len() - cur_off_, goal_ - stream_pos_);
     if (rd_len_ == 0 || rd_len_ > remain || rd_len_ > kMaxReadRequest) return "TX read length out of bounds";
     if (rd_addr_ != dsc.addr + cur_off_) return "TX read address disagrees with its descriptor";
   }
   return nullptr;
+}
+
+// The frame offset the cursor stands at (cur_desc_ <= descs_.size()).
+uint64_t TxEngine::stream_at_cursor() const {
+  uint64_t before = 0;
+  for (size_t k = 0; k < cur_desc_; k++) before += descs_[k].len();
+  return before + cur_off_;
 }
 
 // The descriptors collected for the current frame, as desc_fetched() took

@@ -36,6 +36,9 @@ class TxEngine {
   static constexpr uint32_t kMaxRing = 1024;   // walk bound without EOR (16 KiB of descriptors)
   static constexpr uint32_t kMaxFrags = 64;    // descriptors per frame before it is refused
   static constexpr uint32_t kMaxTsoBytes = 256 * 1024;
+  // The largest read request the engine issues: MXDMA "unlimited" is the PCIe
+  // max read request size, at most 4096 bytes (PCIe base spec, MRRS field).
+  static constexpr uint32_t kMaxReadRequest = 4096;
 
   explicit TxEngine(Device& d) : d_(d) {}
   void reset();                  // ChipCmd reset / power-on: positions to 0, nothing in flight
@@ -87,6 +90,7 @@ class TxEngine {
   void clear_frame();
   const char* check_frame() const;
   const char* check_desc_chain() const;
+  uint64_t stream_at_cursor() const;
   void start_segment();
   void decode_offload();
   void seek(uint32_t stream_pos);
