@@ -120,7 +120,7 @@ void Device::visit_state(Archive& a, std::string* why) {
 
 std::vector<uint8_t> Device::save() const {
   std::vector<uint8_t> out;
-  out.reserve(4096);
+  out.reserve(16384);
   out.insert(out.end(), kMagic, kMagic + sizeof kMagic);
   Archive a(out);
   // visit() only reads the members when writing.

@@ -114,11 +114,17 @@ void Irq::visit(Archive& a) {
 }
 
 // INT is a function of the registers; the blob's copy must agree, and the
-// INTx line can only be asserted while INT is high.
+// INTx line can only be asserted while INT is high. Events are held back
+// only while that direction's IntrMitigate field is non-zero
+// (raise_moderated), and clearing it releases them (on_mitigate_write).
 const char* Irq::check() const {
   const bool level = (d_.regs.u16(reg::IntrStatus) & d_.regs.u16(reg::IntrMask)) != 0;
   if (level != int_level_) return "INT level disagrees with IntrStatus & IntrMask";
   if (intx_asserted_ && !int_level_) return "INTx asserted while INT is low";
+  for (unsigned which = 0; which < 2; which++) {
+    const unsigned fields = (d_.regs.u16(reg::IntrMitigate) >> (which == 0 ? 0 : 8)) & 0xff;
+    if (fields == 0 && mod_[which].pending) return "interrupt events held back with moderation off";
+  }
   return nullptr;
 }
 

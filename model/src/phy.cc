@@ -234,8 +234,7 @@ void Phy::set_host_link(bool up) {
 
 
 void Phy::visit(Archive& a) {
-  for (auto& page : regs_)
-    for (uint16_t& v : page) a.io(v);
+  for (auto& page : regs_) a.io_array(page);
   if (generic()) {
     a.io_as<uint16_t>(page_);
   } else {
@@ -255,6 +254,10 @@ const char* Phy::check() const {
   if (link_ && speed_ != 10 && speed_ != 100 && speed_ != 1000) return "PHY link speed invalid";
   if (!link_ && (speed_ != 0 || full_)) return "PHY link down with a speed";
   if (link_ && !host_link_) return "PHY link up without carrier";
+  // BMSR.LSTATUS latches low: a link loss clears the latch and a read
+  // re-arms it to the current link (set_link, read), so it is never up
+  // while the link is down.
+  if (latched_link_ && !link_) return "PHY link status latched up while the link is down";
   // PHYstatus is written only by Device::on_link_change() (and zeroed with
   // the link down at power-on): it is always the MAC's view of the PHY.
   if (d_.regs.u8(reg::PHYstatus) != mac_status()) return "PHYstatus disagrees with the PHY's link";

@@ -295,6 +295,10 @@ const char* RxEngine::check() const {
     reserved += f.fifo_bytes;
   }
   if (reserved != fifo_used_) return "RX FIFO accounting does not add up";
+  // receive() admits a frame into a non-empty FIFO only if it fits within
+  // rx-fifo-size (one frame alone may be larger: it is cut through).
+  if (fifo_.size() >= 2 && fifo_used_ > d_.timing().rx_fifo_size)
+    return "RX FIFO holds more than rx-fifo-size";
   if (phase_ == Phase::Write) {
     if (!(desc_opts1_ & desc::DescOwn)) return "RX write to a descriptor the NIC does not own";
     if (fifo_.front().bytes.size() > (desc_opts1_ & desc::kRxBufSizeMask)) return "RX write larger than its buffer";

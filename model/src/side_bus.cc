@@ -113,9 +113,9 @@ bool SideBus::exgmac_match(std::span<const uint8_t> da) const {
 }
 
 void SideBus::visit(Archive& a) {
-  for (uint32_t& w : eri_) a.io(w);
-  for (uint16_t& w : ephy_) a.io(w);
-  for (uint32_t& w : csi_) a.io(w);
+  a.io_array(eri_);
+  a.io_array(ephy_);
+  a.io_array(csi_);
   for (bool& b : busy_) a.io(b);
 }
 

@@ -8,7 +8,10 @@
 // What the values mean together is checked after the read (check()).
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -33,7 +36,9 @@ class Archive {
   void io(T& v) {
     if (!loading()) {
       const auto x = static_cast<uint64_t>(v);
-      for (size_t i = 0; i < sizeof(T); i++) out_->push_back(static_cast<uint8_t>(x >> (8 * i)));
+      uint8_t le[sizeof(T)];
+      for (size_t i = 0; i < sizeof(T); i++) le[i] = static_cast<uint8_t>(x >> (8 * i));
+      out_->insert(out_->end(), le, le + sizeof(T));
       return;
     }
     if (!ok_ || pos_ + sizeof(T) > in_.size()) {
@@ -48,6 +53,30 @@ class Archive {
       v = x != 0;
     } else {
       v = static_cast<T>(x);
+    }
+  }
+  // A fixed-size table of integers (register files: the PHY's pages, the
+  // ERI/EPHY/CSI windows): the same bytes as io() on each element in turn,
+  // copied in one piece on a little-endian host (the blob is little-endian).
+  template <typename T, size_t N>
+    requires std::is_integral_v<T> && (!std::is_same_v<T, bool>)
+  void io_array(std::array<T, N>& a) {
+    if constexpr (std::endian::native == std::endian::little) {
+      constexpr size_t n = sizeof(T) * N;
+      if (!loading()) {
+        const auto* p = reinterpret_cast<const uint8_t*>(a.data());
+        out_->insert(out_->end(), p, p + n);
+        return;
+      }
+      if (!ok_ || pos_ + n > in_.size()) {
+        ok_ = false;
+        a.fill(T{});
+        return;
+      }
+      std::memcpy(a.data(), in_.data() + pos_, n);
+      pos_ += n;
+    } else {
+      for (T& v : a) io(v);
     }
   }
   // A value stored in a narrower or wider type than the member (e.g. an

@@ -25,7 +25,7 @@ const Mac kDst = {0x52, 0x54, 0x00, 0x00, 0x00, 0x02};
 // Offsets of the fields the tests patch, from a walk of the blob in
 // visit_state() order (8168c: no side buses, PHY page as one byte).
 struct BlobMap {
-  size_t now = 0, rf = 0, phy = 0;
+  size_t now = 0, rf = 0, irq = 0, phy = 0;
   size_t tx_phase = 0, tx_ndescs_at = 0, tx_descs = 0;
   uint32_t tx_ndescs = 0;
   uint8_t phase = 0;
@@ -62,7 +62,8 @@ struct BlobMap {
     u32();  // register file length
     m.rf = p;
     p += 256;
-    p += 2 + 2 * 9;  // IRQ
+    m.irq = p;
+    p += 2 + 2 * 9;  // IRQ: INT level, INTx; per direction pending, gen, timer armed
     m.phy = p;
     p += 8 * 32 * 2 + 1 + 3 + 4 + 1 + 8;
     // TX
@@ -116,6 +117,10 @@ struct BlobMap {
   }
   // Event i: time at +0, seq +8, kind +16, arg +17.
   size_t event(uint32_t i) const { return events + 25 * i; }
+  // Events held back by interrupt moderation, 0 = RX, 1 = TX (Irq::visit).
+  size_t mod_pending(unsigned which) const { return irq + 2 + 9 * which; }
+  // BMSR.LSTATUS as the next read reports it (Phy::visit, 8168c: one-byte page).
+  size_t phy_latched_link() const { return phy + 8 * 32 * 2 + 1 + 2; }
 };
 
 void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
@@ -340,6 +345,55 @@ TEST_F(ApiStateLoad, ClockIsBounded) {
   ASSERT_EQ(map.nevents, 0u);
   put64(blob, map.now, ~uint64_t{0} - 500'000);
   EXPECT_EQ(refused(blob), refusal("clock beyond the model's range"));
+}
+
+// receive() admits a frame into a non-empty FIFO only if it fits within
+// rx-fifo-size; a blob from a device with a larger FIFO holds more than a
+// small one can, and loading it would let the FIFO grow past its size.
+TEST(ApiStateLoadSmallFifo, RxFifoHoldsNoMoreThanItsSize) {
+  const Params big = params();  // 8168c: 8192-byte RX FIFO
+  Nic nic(big);
+  ASSERT_UP(nic);
+  const Mac bcast = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  ASSERT_GT(nic.host.receive(frame_to(bcast, 1514, 1)), 0u);
+  const std::vector<uint8_t> one = nic.host.save();
+  ASSERT_GT(nic.host.receive(frame_to(bcast, 1514, 2)), 0u);
+  const std::vector<uint8_t> two = nic.host.save();
+  ASSERT_EQ(BlobMap::parse(two).rx_fifo_frames, 2u);
+  EXPECT_EQ(load_error(nic, big, two), "");
+  const Params small = params({{"rx-fifo-size", "2048"}});
+  EXPECT_EQ(load_error(nic, small, one), "") << "one frame alone may be larger than the FIFO";
+  EXPECT_EQ(load_error(nic, small, two), refusal("RX FIFO holds more than rx-fifo-size"));
+}
+
+// Events are held back only while the direction's IntrMitigate field is
+// non-zero, and clearing it releases them: held events with moderation off
+// would never be raised (no timer, no frame count to reach).
+TEST_F(ApiStateLoad, ModerationHoldsNothingWhileOff) {
+  nic.host.w16(kIntrMitigate, 0x0001);  // RX: 4 frames, no timer
+  std::vector<uint8_t> blob = saved();
+  blob.at(map.mod_pending(0)) = 3;
+  EXPECT_EQ(refused(blob), "") << "three RX events waiting for the fourth";
+  const char* why = "interrupt events held back with moderation off";
+  std::vector<uint8_t> off = blob;
+  off.at(map.rf + kIntrMitigate) = 0;
+  EXPECT_EQ(refused(off), refusal(why));
+  std::vector<uint8_t> tx = blob;
+  tx.at(map.mod_pending(1)) = 1;  // TX field (bits 15:8) is 0
+  EXPECT_EQ(refused(tx), refusal(why));
+}
+
+// BMSR.LSTATUS latches low (IEEE 802.3 22.2.4.2.13): a link loss clears the
+// latch and a read re-arms it to the current link, so it is never up while
+// the link is down; such a blob told the driver the link was up after a loss.
+TEST_F(ApiStateLoad, LinkStatusLatchIsNeverUpWithTheLinkDown) {
+  nic.host.set_link(false);
+  nic.host.advance(1'000'000);
+  std::vector<uint8_t> blob = saved();
+  ASSERT_EQ(blob.at(map.phy_latched_link()), 0);
+  EXPECT_EQ(refused(blob), "");
+  blob.at(map.phy_latched_link()) = 1;
+  EXPECT_EQ(refused(blob), refusal("PHY link status latched up while the link is down"));
 }
 
 }  // namespace
