@@ -56,13 +56,16 @@ uint64_t Irq::timer_unit_ns() const {
   return d_.phy.speed_mbps() == 100 ? unit / 2 : d_.phy.speed_mbps() == 10 ? unit * 8 : unit;
 }
 
+unsigned Irq::mitigate_field(unsigned which) const {
+  return (d_.regs.u16(reg::IntrMitigate) >> (which == 0 ? 0 : 8)) & 0xff;
+}
+
 void Irq::raise_moderated(unsigned which) {
-  const uint16_t mit = d_.regs.u16(reg::IntrMitigate);
-  const unsigned shift = which == 0 ? 0 : 8;
-  const unsigned frames = ((mit >> shift) & 0xf) * 4;
-  const unsigned timer = (mit >> (shift + 4)) & 0xf;
+  const unsigned field = mitigate_field(which);
+  const unsigned frames = (field & 0xf) * 4;
+  const unsigned timer = field >> 4;
   Moderation& m = mod_[which];
-  if (frames == 0 && timer == 0) {
+  if (field == 0) {
     raise(which == 0 ? reg::RxOK : reg::TxOK);
     return;
   }
@@ -96,9 +99,7 @@ void Irq::on_mitigation_timer(uint64_t arg) {
 void Irq::on_mitigate_write() {
   // Releasing held events when moderation is turned off keeps none stranded.
   for (unsigned which = 0; which < 2; which++) {
-    const uint16_t mit = d_.regs.u16(reg::IntrMitigate);
-    const unsigned fields = (mit >> (which == 0 ? 0 : 8)) & 0xff;
-    if (fields == 0 && mod_[which].pending) flush(which);
+    if (mitigate_field(which) == 0 && mod_[which].pending) flush(which);
   }
 }
 
@@ -122,8 +123,8 @@ const char* Irq::check() const {
   if (level != int_level_) return "INT level disagrees with IntrStatus & IntrMask";
   if (intx_asserted_ && !int_level_) return "INTx asserted while INT is low";
   for (unsigned which = 0; which < 2; which++) {
-    const unsigned fields = (d_.regs.u16(reg::IntrMitigate) >> (which == 0 ? 0 : 8)) & 0xff;
-    if (fields == 0 && mod_[which].pending) return "interrupt events held back with moderation off";
+    if (mitigate_field(which) == 0 && mod_[which].pending)
+      return "interrupt events held back with moderation off";
   }
   return nullptr;
 }

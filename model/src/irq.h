@@ -46,6 +46,8 @@ class Irq {
     uint32_t gen = 0;      // timer generation (stale timers are ignored)
     bool timer_armed = false;
   };
+  // RX (0) / TX (1) byte of IntrMitigate: [7:4] timer, [3:0] frames/4; 0 = moderation off.
+  unsigned mitigate_field(unsigned which) const;
   void flush(unsigned which);
   uint64_t timer_unit_ns() const;
   // IntrMitigate timer units by CPlusCmd INTT at 1000 Mbit/s (x 1/2 at 100, x 8 at 10).
