@@ -127,9 +127,7 @@ def command(s, img, initrd, append, tap=None, trace=(), env=os.environ, fw=None)
 
 def validate(s):
     """Fill in the defaults from the scenario's host line; HarnessError on bad input."""
-    if s.kernel not in qemu.KERNELS:
-        raise HarnessError("--kernel is required (6.1 or 6.12)" if not s.kernel
-                           else f"unsupported kernel '{s.kernel}'")
+    s.kernel = qemu.kernel_name(s.kernel)
     names = " ".join(scenario_names())
     if not s.scenario:
         raise HarnessError(f"--scenario is required ({names})")
@@ -528,8 +526,8 @@ def parser():
                              "lines and a verdict.\nExit status: 0 PASS, 1 FAIL or TIMEOUT, 2 bad "
                              "arguments or missing pieces.",
                  epilog=EPILOG)
-    ap.add_argument("--kernel", metavar="K", help="guest kernel: 6.1 or 6.12 (images from "
-                    "scripts/build-guest)")
+    ap.add_argument("--kernel", metavar="K", help="guest kernel: " + qemu.KERNEL_HELP +
+                    " (images from scripts/build-guest; a tree's image is built on first use)")
     ap.add_argument("--scenario", metavar="S", help="one of: " + " ".join(scenario_names()))
     ap.add_argument("--nic", metavar="N", default="rtl8168",
                     help="rtl8168 (default), e1000e, rtl8139 or virtio (QEMU's own: comparison "

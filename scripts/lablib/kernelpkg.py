@@ -1,27 +1,46 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Which Debian kernel a guest kernel name means: the one lookup of scripts/build-guest (the
-linux-image package it unpacks) and scripts/build-driver (the linux-headers packages of the
-same release, so a module's vermagic is the image's).
+"""Which kernel a guest kernel name means: the one lookup of scripts/build-guest (the Debian
+packages it unpacks), scripts/build-driver (the headers of the same release, so a module's
+vermagic is the image's) and every launcher (the build/guest/<name> image they boot).
 
-  6.1   the ABI linux-image-amd64 depends on (apt-cache depends), e.g. linux-image-6.1.0-57-amd64;
-        else the newest linux-image-6.1.0-N-amd64 apt knows
-  6.12  the newest linux-image-6.12.N+deb12-amd64 (bookworm-security)
-  $RTL8168_KERNEL_PKG overrides the package name for both.
+A kernel name (--kernel) is one of
+  6.1     the ABI linux-image-amd64 depends on (apt-cache depends), e.g. linux-image-6.1.0-57-amd64;
+          else the newest linux-image-6.1.0-N-amd64 apt knows
+  X.Y     the newest linux-image-X.Y.N[+debNN]-amd64 apt knows: 6.12 (bookworm-security),
+          7.2 (Debian unstable, whose lines scripts/setup adds)
+  X.Y.Z   exactly that upstream version (linux-image-X.Y.Z[+debNN]-amd64); its image is
+          build/guest/X.Y.Z
+  latest  the newest X.Y series apt knows (Debian unstable's kernel); its image is build/guest/X.Y
+  PATH    a kernel build tree of the user's (anything with a '/', or an existing directory):
+          not a Debian package; scripts/lablib/kerneltree.py checks it, its image is
+          build/guest/tree-<hash of the resolved path>
+$RTL8168_KERNEL_PKG overrides the linux-image package name for every Debian name.
 The version is apt's candidate (apt-cache policy), else the newest apt-cache show lists.
+Debian unstable moves on: a series or version apt no longer lists is refused with one line
+naming what the archive has now (exit 2).
+
+KERNELS are the Debian kernels the project tests (CTest, stored regress baselines); LATEST is
+the alias for the newest.
 
 Command line (for the shell scripts):
-  python3 scripts/lablib/kernelpkg.py 6.1   ->  package=... / version=... / release=... lines
-exit 1 with a one-line error on stderr when apt knows no such package."""
+  python3 scripts/lablib/kernelpkg.py NAME          ->  name=, series=, package=, version=,
+                                                        release=, debs= lines
+  python3 scripts/lablib/kernelpkg.py --name NAME   ->  the image name only (build/guest/<it>)
+  python3 scripts/lablib/kernelpkg.py --available   ->  the series apt knows, newest last
+exit 2 with a one-line error on stderr for a name apt knows nothing of."""
+import hashlib
 import os
 import re
 import subprocess
 import sys
 
-KERNELS = ("6.1", "6.12")
-PATTERNS = {
-    "6.1": r"^linux-image-6\.1\.0-[0-9]+-amd64$",
-    "6.12": r"^linux-image-6\.12\.[0-9]+\+deb12-amd64$",
-}
+KERNELS = ("6.1", "6.12", "7.2")
+LATEST = "latest"
+SERIES_RE = re.compile(r"^([0-9]+)\.([0-9]+)$")
+VERSION_RE = re.compile(r"^([0-9]+)\.([0-9]+)\.([0-9]+)$")
+# linux-image-X.Y.Z[+debNN]-amd64 (6.12 and later); 6.1's ABI names are linux-image-6.1.0-N-amd64
+IMAGE_RE = re.compile(r"^linux-image-([0-9]+)\.([0-9]+)\.([0-9]+)(\+deb[0-9]+)?-amd64$")
+IMAGE_61_RE = re.compile(r"^linux-image-6\.1\.0-[0-9]+-amd64$")
 
 
 class LookupError_(Exception):
@@ -42,21 +61,84 @@ def newest(names):
     return sorted(names, key=version_key)[-1] if names else ""
 
 
-def package(kernel, run=_apt, env=os.environ):
-    if kernel not in KERNELS:
-        raise LookupError_(f"unsupported kernel '{kernel}' (6.1 or 6.12)")
+def is_path(name):
+    """A kernel tree rather than a Debian kernel name."""
+    return "/" in name or name.startswith(".") or (bool(name) and os.path.isdir(name)
+                                                   and not SERIES_RE.match(name))
+
+
+def tree_name(path):
+    real = os.path.realpath(path)
+    return "tree-" + hashlib.sha256(real.encode()).hexdigest()[:12]
+
+
+def _image_names(run):
+    return [n for n in run("pkgnames", "linux-image-").split()
+            if IMAGE_RE.match(n) or IMAGE_61_RE.match(n)]
+
+
+def available(run=_apt):
+    """The X.Y series apt lists a linux-image package for, oldest first."""
+    series = set()
+    for n in _image_names(run):
+        m = IMAGE_RE.match(n)
+        series.add(f"{m.group(1)}.{m.group(2)}" if m else "6.1")
+    return sorted(series, key=version_key)
+
+
+def _available_text(run):
+    a = available(run)
+    return "the archive has " + (", ".join(a) if a else "no linux-image-*-amd64 (apt-get update? "
+                                 "scripts/setup)")
+
+
+def series_of(name, run=_apt):
+    """latest -> the newest series; X.Y and X.Y.Z -> X.Y; refuses anything else."""
+    if name == LATEST:
+        a = available(run)
+        if not a:
+            raise LookupError_(f"'{LATEST}': {_available_text(run)}")
+        return a[-1]
+    m = SERIES_RE.match(name) or VERSION_RE.match(name)
+    if not m:
+        raise LookupError_(f"unsupported kernel '{name}' (a series such as "
+                           f"{', '.join(KERNELS)}, an exact version X.Y.Z, '{LATEST}', or the "
+                           f"path of a built kernel tree)")
+    return f"{m.group(1)}.{m.group(2)}"
+
+
+def image_name(name, run=_apt):
+    """The build/guest/<name> directory a kernel name boots."""
+    if is_path(name):
+        return tree_name(name)
+    return series_of(name, run) if name == LATEST else name
+
+
+def package(name, run=_apt, env=os.environ):
+    """The linux-image package of a Debian kernel name."""
+    series = series_of(name, run)
     pkg = env.get("RTL8168_KERNEL_PKG", "")
     if pkg:
         return pkg
-    if kernel == "6.1":
+    if series == "6.1":
         pkg = newest(re.findall(r"linux-image-6\.1\.0-[0-9]+-amd64", run("depends",
                                                                         "linux-image-amd64")))
+        if not pkg:
+            pkg = newest([n for n in _image_names(run) if IMAGE_61_RE.match(n)])
+    else:
+        exact = VERSION_RE.match(name)
+        names = []
+        for n in _image_names(run):
+            m = IMAGE_RE.match(n)
+            if not m or f"{m.group(1)}.{m.group(2)}" != series:
+                continue
+            if exact and m.group(3) != exact.group(3):
+                continue
+            names.append(n)
+        pkg = newest(names)
     if not pkg:
-        pkg = newest([n for n in run("pkgnames", "linux-image-").split()
-                      if re.match(PATTERNS[kernel], n)])
-    if not pkg:
-        raise LookupError_(f"no linux-image package for {kernel} in apt's lists "
-                           f"(run scripts/setup guest, or apt-get update)")
+        what = f"version {name}" if VERSION_RE.match(name) else f"kernel {series}"
+        raise LookupError_(f"{what} is not in the archive (any more?): {_available_text(run)}")
     return pkg
 
 
@@ -66,7 +148,8 @@ def version(pkg, run=_apt):
     if not v or v == "(none)":
         v = newest(re.findall(r"^Version:\s*(\S+)", run("show", pkg), re.M))
     if not v:
-        raise LookupError_(f"apt knows no version of {pkg} (apt-get update?)")
+        raise LookupError_(f"{pkg} has left the archive (apt knows no version of it): "
+                           f"{_available_text(run)}")
     return v
 
 
@@ -76,21 +159,45 @@ def release(pkg):
     return r[:-len("-unsigned")] if r.endswith("-unsigned") else r
 
 
-def lookup(kernel, run=_apt, env=os.environ):
-    pkg = package(kernel, run, env)
-    return {"package": pkg, "version": version(pkg, run), "release": release(pkg)}
+def debs(pkg, run=_apt):
+    """The packages whose files make the image: since Debian's 7.x the linux-image package is
+    an empty dependency of linux-binary-<release> (vmlinuz), linux-modules-<release> and
+    linux-base-<release> (modules.builtin, modules.order: depmod needs them)."""
+    rel = release(pkg)
+    deps = re.findall(r"Depends:\s*(\S+)", run("depends", pkg))
+    split = [d for d in (f"linux-binary-{rel}", f"linux-modules-{rel}", f"linux-base-{rel}")
+             if d in deps]
+    return split if split else [pkg]
+
+
+def lookup(name, run=_apt, env=os.environ):
+    if is_path(name):
+        raise LookupError_(f"'{name}' is a kernel tree, not a Debian kernel name")
+    pkg = package(name, run, env)
+    return {"name": image_name(name, run), "series": series_of(name, run), "package": pkg,
+            "version": version(pkg, run), "release": release(pkg),
+            "debs": " ".join(debs(pkg, run))}
 
 
 def main(argv):
-    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+    if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.split("Command line", 1)[1].split("\n", 1)[1].rstrip())
-        return 0 if argv and argv[0] in ("-h", "--help") else 2
+        return 0 if argv else 2
     try:
+        if argv[0] == "--available" and len(argv) == 1:
+            print(" ".join(available()))
+            return 0
+        if argv[0] == "--name" and len(argv) == 2:
+            print(image_name(argv[1]))
+            return 0
+        if len(argv) != 1:
+            print("kernelpkg: error: one kernel name (see --help)", file=sys.stderr)
+            return 2
         d = lookup(argv[0])
     except LookupError_ as e:
         print(f"kernelpkg: error: {e}", file=sys.stderr)
-        return 1
-    for k in ("package", "version", "release"):
+        return 2
+    for k in ("name", "series", "package", "version", "release", "debs"):
         print(f"{k}={d[k]}")
     return 0
 

@@ -122,8 +122,7 @@ def validate(s):
     if not CASE_RE.match(s.case) or s.case == "common" or not (LAB_DIR / f"{s.case}.sh").is_file():
         raise HarnessError(f"no case '{s.case}' (guest-tests/lab/<case>.sh; available: "
                            f"{', '.join(case_names())})")
-    if s.kernel not in qemu.KERNELS:
-        raise HarnessError(f"unsupported kernel '{s.kernel}' (6.1 or 6.12)")
+    s.kernel = qemu.kernel_name(s.kernel)
     if s.dut_driver not in ("rtl8168sim", "r8169"):
         raise HarnessError(f"unknown DUT driver '{s.dut_driver}' (rtl8168sim, r8169)")
     img = REPO / "build" / "guest" / s.kernel

@@ -7,6 +7,8 @@
   props(*sources)       key=value[,...] lists merged by key (later wins) -> ",k=v,..."
   icount(rr, rrfile)    the lab's deterministic -icount value, optionally with record/replay
   initrd(image, extras, dest)  the image's initramfs with newc archives appended
+  kernel_name(spec)     the build/guest/<name> of a --kernel value (latest -> its series, a kernel
+                        tree PATH -> tree-<hash>, its image built by scripts/build-guest)
   image(kernel)         build/guest/<K>/{vmlinux,initramfs.cpio,info} (scripts/build-guest)
 """
 import os
@@ -14,7 +16,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from . import cpio
+from . import cpio, kernelpkg
 from .result import HarnessError
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -23,7 +25,9 @@ FW_DIRS = ("/usr/share/seabios", "/usr/share/qemu", "/usr/lib/ipxe/qemu")
 PROPS_RE = re.compile(r"^[A-Za-z0-9_.-]+=[^,\s]*(,[A-Za-z0-9_.-]+=[^,\s]*)*$")
 ICOUNT = "shift=0,align=off,sleep=off"
 VM_RTC = "base=2024-01-01T00:00:00,clock=vm"
-KERNELS = ("6.1", "6.12")
+KERNELS = kernelpkg.KERNELS
+KERNEL_HELP = ("6.1, 6.12, 7.2, latest (the newest Debian kernel), X.Y.Z, or the path of a "
+               "built kernel tree")
 
 
 def binary(explicit=None, env=os.environ):
@@ -82,6 +86,26 @@ def icount(rr=None, rrfile=None):
     if rr:
         v += f",rr={rr},rrfile={rrfile}"
     return v
+
+
+def kernel_name(spec, build=True, env=os.environ):
+    """The image name (build/guest/<name>) of a --kernel value: a Debian name as given, latest as
+    the series it means today, a kernel tree PATH as tree-<hash>; for a PATH the image is built
+    or refreshed first (scripts/build-guest: cached by the tree's contents, so a no-op when the
+    tree did not change). HarnessError, one line, for a bad value."""
+    if not spec:
+        raise HarnessError(f"--kernel is required ({KERNEL_HELP})")
+    try:
+        name = kernelpkg.image_name(spec)
+    except kernelpkg.LookupError_ as e:
+        raise HarnessError(str(e))
+    if kernelpkg.is_path(spec) and build:
+        p = subprocess.run([str(REPO / "scripts" / "build-guest"), "--kernel", spec, "--quiet"],
+                           capture_output=True, text=True, env=env)
+        if p.returncode != 0:
+            lines = p.stderr.strip().splitlines() or [f"build-guest exited {p.returncode}"]
+            raise HarnessError(lines[-1].replace("build-guest: error: ", ""))
+    return name
 
 
 def image(kernel):

@@ -58,8 +58,7 @@ def overlay(path, krel, ko, params, regpoke):
 
 
 def run(kernel, params, timeout):
-    if kernel not in qemu.KERNELS:
-        raise HarnessError("--kernel 6.1 or 6.12")
+    kernel = qemu.kernel_name(kernel)
     img, info = qemu.image(kernel)
     ko = REPO / "build" / "driver" / kernel / "rtl8168sim.ko"
     if not ko.is_file():
@@ -104,7 +103,7 @@ def run(kernel, params, timeout):
 def main(argv):
     ap = argparse.ArgumentParser(prog="guest-tests/driver/smoke-test", description=DESCRIPTION,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--kernel", required=True, choices=qemu.KERNELS)
+    ap.add_argument("--kernel", required=True, metavar="K", help="guest kernel: " + qemu.KERNEL_HELP)
     ap.add_argument("--params", default="", metavar='"k=v ..."',
                     help='rtl8168sim module parameters, e.g. "irq_ack_loop=0"')
     ap.add_argument("--use-intx", action="store_true", help="adds use_intx=1 to --params")

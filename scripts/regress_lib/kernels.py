@@ -7,12 +7,23 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from lablib import cpio
+from lablib import cpio, qemu
+from lablib.result import HarnessError
 
 from .errors import BadInput
 
 REPO = Path(__file__).resolve().parent.parent.parent
-KERNELS = ("6.1", "6.12")
+KERNELS = qemu.KERNELS
+HELP = qemu.KERNEL_HELP
+
+
+def name(spec):
+    """The image name of a --kernel value (latest -> its series; a kernel tree PATH -> tree-<hash>,
+    its image built first); BadInput for a bad one."""
+    try:
+        return qemu.kernel_name(spec)
+    except HarnessError as e:
+        raise BadInput(str(e))
 
 
 def cache_root():
