@@ -49,8 +49,11 @@ load_nic_driver() {
     *) echo "unknown nic '$NIC'"; return 1;;
   esac
   for m in $mods; do
-    # built-in on some kernels (6.12: virtio_pci)
+    # built-in on some kernels (6.12: virtio_pci; 7.2: libphy, mdio_devres), or everything is
+    # (a kernel tree of your own with CONFIG_MODULES off has no /proc/modules)
+    [ -e /proc/modules ] || break
     [ -d "/sys/module/$m" ] && continue
+    grep -qs "/$m.ko\$" "/lib/modules/$(uname -r)/modules.builtin" && continue
     modprobe "$m" || { echo "modprobe $m failed"; return 1; }
   done
   DRIVER="$(echo "$mods" | awk '{print $NF}')"

@@ -144,7 +144,16 @@ lab_setup() {
   [ -n "$B" ] || lab_fail "need two 10ec:8168 devices, found '$devs'"
   echo "$LAB_driver" >/sys/bus/pci/devices/$A/driver_override
   echo r8169 >/sys/bus/pci/devices/$B/driver_override
-  for m in libphy mdio_devres realtek r8169; do modprobe $m || lab_fail "modprobe $m"; done
+  # a kernel of your own may build r8169 in: it bound both NICs at boot, so hand the DUT back
+  if [ "$LAB_driver" != r8169 ] && [ -e /sys/bus/pci/devices/$A/driver ]; then
+    echo "$A" >/sys/bus/pci/devices/$A/driver/unbind
+  fi
+  for m in libphy mdio_devres realtek r8169; do
+    [ -e /proc/modules ] || break                       # CONFIG_MODULES off: all built in
+    [ -d "/sys/module/$m" ] && continue
+    grep -qs "/$m.ko\$" "/lib/modules/$(uname -r)/modules.builtin" && continue
+    modprobe $m || lab_fail "modprobe $m"
+  done
   if [ "$LAB_driver" = rtl8168sim ]; then
     insmod /lib/modules/$(uname -r)/extra/rtl8168sim.ko $LAB_params || lab_fail "insmod rtl8168sim $LAB_params"
   fi
