@@ -137,7 +137,16 @@ def package(name, run=_apt, env=os.environ):
             names.append(n)
         pkg = newest(names)
     if not pkg:
-        what = f"version {name}" if VERSION_RE.match(name) else f"kernel {series}"
+        if VERSION_RE.match(name):
+            same = sorted({".".join(IMAGE_RE.match(n).group(1, 2, 3)) for n in _image_names(run)
+                           if IMAGE_RE.match(n) and IMAGE_RE.match(n).group(1, 2) ==
+                           tuple(series.split("."))}, key=version_key)
+            if same:
+                raise LookupError_(f"version {name} is not in the archive (any more?): it has "
+                                   f"{', '.join(same)} of {series}")
+            what = f"version {name}"
+        else:
+            what = f"kernel {series}"
         raise LookupError_(f"{what} is not in the archive (any more?): {_available_text(run)}")
     return pkg
 

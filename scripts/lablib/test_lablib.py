@@ -397,8 +397,9 @@ class KernelPackage(unittest.TestCase):
                         "linux-image-6.1.0-57-amd64:\n  Installed: (none)\n"
                         "  Candidate: 6.1.192-3\n"})
         self.assertEqual(kernelpkg.lookup("6.1", run, env={}),
-                         {"package": "linux-image-6.1.0-57-amd64", "version": "6.1.192-3",
-                          "release": "6.1.0-57-amd64"})
+                         {"name": "6.1", "series": "6.1", "package": "linux-image-6.1.0-57-amd64",
+                          "version": "6.1.192-3", "release": "6.1.0-57-amd64",
+                          "debs": "linux-image-6.1.0-57-amd64"})
 
     def test_612_newest_by_name_and_show_fallback(self):
         run = self.apt({("pkgnames", "linux-image-"):
@@ -421,6 +422,57 @@ class KernelPackage(unittest.TestCase):
             kernelpkg.lookup("6.12", self.apt({}), env={})
         with self.assertRaises(kernelpkg.LookupError_):
             kernelpkg.lookup("5.10", self.apt({}), env={})
+
+
+    SID = {("pkgnames", "linux-image-"):
+           "linux-image-6.1.0-57-amd64\nlinux-image-6.12.118+deb12-amd64\n"
+           "linux-image-7.2.13+deb14-amd64\nlinux-image-7.2.13+deb14-amd64-dbg\n"
+           "linux-image-7.2.9+deb14-amd64\nlinux-image-7.2.13+deb14-rt-amd64\n",
+           ("policy", "linux-image-7.2.13+deb14-amd64"): "  Candidate: 7.2.13-1\n",
+           ("policy", "linux-image-7.2.9+deb14-amd64"): "  Candidate: 7.2.9-1\n",
+           ("depends", "linux-image-7.2.13+deb14-amd64"):
+           "linux-image-7.2.13+deb14-amd64\n  Depends: linux-base-7.2.13+deb14-amd64\n"
+           "  Depends: linux-binary-7.2.13+deb14-amd64\n"
+           "  Depends: linux-modules-7.2.13+deb14-amd64\n  Depends: dracut\n"}
+
+    def test_72_split_packages_latest_and_exact(self):
+        run = self.apt(self.SID)
+        d = kernelpkg.lookup("7.2", run, env={})
+        self.assertEqual((d["package"], d["version"], d["release"], d["name"]),
+                         ("linux-image-7.2.13+deb14-amd64", "7.2.13-1", "7.2.13+deb14-amd64", "7.2"))
+        self.assertEqual(d["debs"].split(), ["linux-binary-7.2.13+deb14-amd64",
+                                             "linux-modules-7.2.13+deb14-amd64",
+                                             "linux-base-7.2.13+deb14-amd64"])
+        latest = kernelpkg.lookup("latest", run, env={})
+        self.assertEqual((latest["name"], latest["series"], latest["package"]),
+                         ("7.2", "7.2", "linux-image-7.2.13+deb14-amd64"))
+        self.assertEqual(kernelpkg.lookup("7.2.9", run, env={})["package"],
+                         "linux-image-7.2.9+deb14-amd64")
+        self.assertEqual(kernelpkg.available(run), ["6.1", "6.12", "7.2"])
+        # 6.x images are one package (no split dependency)
+        self.assertEqual(kernelpkg.debs("linux-image-6.12.118+deb12-amd64", self.apt({})),
+                         ["linux-image-6.12.118+deb12-amd64"])
+
+    def test_left_the_archive_names_what_it_has(self):
+        run = self.apt(self.SID)
+        with self.assertRaisesRegex(kernelpkg.LookupError_, r"7\.2\.12 is not in the archive.*"
+                                    r"it has 7\.2\.9, 7\.2\.13 of 7\.2"):
+            kernelpkg.lookup("7.2.12", run, env={})
+        with self.assertRaisesRegex(kernelpkg.LookupError_, r"kernel 7\.3 is not in the archive.*"
+                                    r"the archive has 6\.1, 6\.12, 7\.2"):
+            kernelpkg.lookup("7.3", run, env={})
+        with self.assertRaisesRegex(kernelpkg.LookupError_, "unsupported kernel"):
+            kernelpkg.lookup("seven", run, env={})
+
+    def test_image_names(self):
+        run = self.apt(self.SID)
+        self.assertEqual(kernelpkg.image_name("latest", run), "7.2")
+        self.assertEqual(kernelpkg.image_name("6.12", run), "6.12")
+        self.assertEqual(kernelpkg.image_name("7.2.13", run), "7.2.13")
+        t = kernelpkg.image_name(str(self.tmp if hasattr(self, "tmp") else "/nonexistent/tree"))
+        self.assertTrue(t.startswith("tree-") and len(t) == 17, t)
+        self.assertTrue(kernelpkg.is_path("./out") and kernelpkg.is_path("/x/y"))
+        self.assertFalse(kernelpkg.is_path("7.2") or kernelpkg.is_path("latest"))
 
 
 FAKE_QMP = textwrap.dedent("""\
