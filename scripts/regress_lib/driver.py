@@ -70,6 +70,16 @@ def _run(cmd, **kw):
 def stock_sources(kernel, log=lambda m: None):
     """drivers/net/ethernet/realtek/ of Debian's linux-source-<K> at the image's version."""
     info = kernels.image_info(kernel)
+    if info.get("package") == "tree":
+        # a kernel tree of your own: its stock r8169 is the one in its own sources
+        from lablib import kerneltree
+        try:
+            src = Path(kerneltree.check(info.get("path", ""))["source"]) / REALTEK
+        except kerneltree.BadTree as e:
+            raise BadInput(str(e))
+        if not (src / "r8169_main.c").is_file():
+            raise BadInput(f"kernel tree {info.get('path')}: no {REALTEK}/r8169_main.c in its sources")
+        return src
     version = info.get("version") or kernels.headers(kernel)["version"]
     base = kernels.cache_root() / "r8169-src" / re.sub(r"[:~]", "_", version)
     done = base / "realtek"
@@ -78,7 +88,7 @@ def stock_sources(kernel, log=lambda m: None):
     with locked(base.parent / ".lock"):
         if (done / "r8169_main.c").is_file():
             return done
-        pkg = f"linux-source-{kernel}"
+        pkg = f"linux-source-{info.get('series') or kernel}"   # 7.2.13 -> linux-source-7.2
         log(f"fetching {pkg}={version} (Debian archive; only {REALTEK}/ is kept)")
         base.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=".fetch-", dir=base))
