@@ -106,18 +106,20 @@ netdev_features_t rtl_features_check(struct sk_buff *skb, struct net_device *dev
 				     netdev_features_t features)
 {
 	struct rtl_priv *tp = netdev_priv(dev);
-	unsigned int toff = skb_transport_offset(skb);
 
+	/* the transport offset only exists for GSO and CHECKSUM_PARTIAL skbs (an ARP request has
+	 * none: CONFIG_DEBUG_NET warns in skb_transport_header()), as in r8169 */
 	if (skb_is_gso(skb)) {
 		if (tp->evl && rtl_evl_fix_tso)
 			features = rtl_evl_tso_check(skb, features);
-		if (toff > TD1_GTTCPHO_MAX || skb_shinfo(skb)->gso_size > TD2_MSS_MAX)
+		if (skb_transport_offset(skb) > TD1_GTTCPHO_MAX ||
+		    skb_shinfo(skb)->gso_size > TD2_MSS_MAX)
 			features &= ~NETIF_F_GSO_MASK;
 	} else if (skb->ip_summed == CHECKSUM_PARTIAL) {
 		/* rtl_quirk_packet_padto (ETH_ZLEN on VER_34): checksum in software */
 		if (tp->evl && rtl_evl_sw_pad)
 			features &= ~NETIF_F_CSUM_MASK;
-		if (toff > TD2_TCPHO_MAX)
+		if (skb_transport_offset(skb) > TD2_TCPHO_MAX)
 			features &= ~NETIF_F_CSUM_MASK;
 	}
 	return vlan_features_check(skb, features);
@@ -126,7 +128,6 @@ netdev_features_t rtl_features_check(struct sk_buff *skb, struct net_device *dev
 /* r8169 rtl8169_tso_csum_v2(): fill opts[] for TSO or checksum offload */
 static bool rtl_tso_csum(struct rtl_priv *tp, struct sk_buff *skb, u32 *opts)
 {
-	unsigned int toff = skb_transport_offset(skb);
 	u32 mss = skb_shinfo(skb)->gso_size;
 	u8 proto;
 
@@ -145,7 +146,7 @@ static bool rtl_tso_csum(struct rtl_priv *tp, struct sk_buff *skb, u32 *opts)
 			WARN_ON_ONCE(1);
 			break;
 		}
-		opts[0] |= toff << TD1_GTTCPHO_SHIFT;
+		opts[0] |= skb_transport_offset(skb) << TD1_GTTCPHO_SHIFT;
 		opts[1] |= mss << TD2_MSS_SHIFT;
 		return true;
 	}
@@ -178,7 +179,7 @@ static bool rtl_tso_csum(struct rtl_priv *tp, struct sk_buff *skb, u32 *opts)
 		opts[1] &= TD2_VLAN_TAG | 0xffff;
 		return skb_checksum_help(skb) == 0;
 	}
-	opts[1] |= toff << TD2_TCPHO_SHIFT;
+	opts[1] |= skb_transport_offset(skb) << TD2_TCPHO_SHIFT;
 	return true;
 }
 
