@@ -37,7 +37,7 @@ set_tests_properties(regress.bisect-demo.6.1 PROPERTIES
   RESOURCE_LOCK rtl8168_qemu)
 
 # scripts/bisect --kernel-tree (docs/REGRESS.md "Bisecting a kernel"), label `kbisect`:
-#   kbisect.demo.7.2  a git repository of Debian's whole linux-source-7.2 (cached bare in
+#   kbisect.demo.latest  a git repository of Debian's whole linux-source-7.2 (cached bare in
 #                     <cache>/kernel-demo/) + 6 commits: C3 does not build (skipped), C5 takes
 #                     MSI away from the 8168c in rtl_alloc_irq(); scripts/bisect --kernel-tree
 #                     --scenario smoke must name C5 after testing C3 (skip), C4 (PASS), C5 (FAIL).
@@ -47,9 +47,9 @@ set_tests_properties(regress.bisect-demo.6.1 PROPERTIES
 #   removal ~90 s); ~15-20 min expected idle. Warm (cached base repo, ccache) not measured yet:
 #   every object is a ccache hit because the worktree is checked out afresh. TIMEOUT covers
 #   the cold run on a loaded machine.
-add_test(NAME kbisect.demo.7.2
-  COMMAND bash -c "'${RTL8168_SRC}/scripts/setup' kernel >/dev/null && exec '${RTL8168_REGRESS_PY}' '${RTL8168_SRC}/scripts/regress_lib/kernel_demo.py' --kernel 7.2 --out '${CMAKE_BINARY_DIR}/kbisect-demo/7.2'")
-set_tests_properties(kbisect.demo.7.2 PROPERTIES
+add_test(NAME kbisect.demo.latest
+  COMMAND bash -c "'${RTL8168_SRC}/scripts/setup' kernel >/dev/null && exec '${RTL8168_REGRESS_PY}' '${RTL8168_SRC}/scripts/regress_lib/kernel_demo.py' --kernel latest --out '${CMAKE_BINARY_DIR}/kbisect-demo/latest'")
+set_tests_properties(kbisect.demo.latest PROPERTIES
   LABELS kbisect TIMEOUT 3600
   FIXTURES_REQUIRED "rtl8168_qemu_images;rtl8168_regress_tools"
   RESOURCE_LOCK rtl8168_qemu)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The kernel-bisection demonstration (CTest kbisect.demo.7.2).
+"""The kernel-bisection demonstration (CTest kbisect.demo.latest).
 
   python3 scripts/regress_lib/kernel_demo.py [--kernel 7.2] [--scenario smoke] [--out DIR]
                                              [--import-only] [--keep DIR] [--help]
@@ -47,6 +47,7 @@ sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from lablib import kernelpkg  # noqa: E402
 from regress_lib import kernels  # noqa: E402
 from regress_lib.errors import BadInput  # noqa: E402
 
@@ -256,7 +257,8 @@ def main():
     ap = argparse.ArgumentParser(prog="scripts/regress_lib/kernel_demo.py",
                                  description=__doc__.split("\n\n", 1)[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--kernel", default="7.2", help="the Debian linux-source series (7.2)")
+    ap.add_argument("--kernel", default="latest",
+                    help="the Debian linux-source series (default latest: unstable's newest, 7.2 today)")
     ap.add_argument("--scenario", default="smoke")
     ap.add_argument("--out", help="bisection directory (default build/kbisect-demo/<kernel>)")
     ap.add_argument("--keep", metavar="DIR", help="make the demo repository in DIR and keep it")
@@ -266,6 +268,11 @@ def main():
     t_start = time.monotonic()
     timings = {}
     try:
+        if a.kernel == kernelpkg.LATEST:   # Debian unstable's newest series (7.2 today)
+            try:
+                a.kernel = kernelpkg.series_of(a.kernel)
+            except kernelpkg.LookupError_ as e:
+                raise BadInput(str(e))
         version = version_of(a.kernel)
         t0 = time.monotonic()
         base_git, base = base_repo(a.kernel, version)
