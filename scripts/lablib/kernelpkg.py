@@ -26,6 +26,7 @@ Command line (for the shell scripts):
   python3 scripts/lablib/kernelpkg.py NAME          ->  name=, series=, package=, version=,
                                                         release=, debs= lines
   python3 scripts/lablib/kernelpkg.py --name NAME   ->  the image name only (build/guest/<it>)
+  python3 scripts/lablib/kernelpkg.py --is-path NAME  exit 0 for a kernel tree PATH, 1 otherwise
   python3 scripts/lablib/kernelpkg.py --available   ->  the series apt knows, newest last
 exit 2 with a one-line error on stderr for a name apt knows nothing of."""
 import hashlib
@@ -196,6 +197,8 @@ def main(argv):
         if argv[0] == "--available" and len(argv) == 1:
             print(" ".join(available()))
             return 0
+        if argv[0] == "--is-path" and len(argv) == 2:
+            return 0 if is_path(argv[1]) else 1
         if argv[0] == "--name" and len(argv) == 2:
             print(image_name(argv[1]))
             return 0
