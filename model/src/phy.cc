@@ -121,12 +121,24 @@ uint16_t* Phy::bank(unsigned reg) {
   return &regs_[page_][reg];
 }
 
-// Page 0xa43 register 0x12 as realtek.c rtlgen_read_status decodes it
-// (RTLGEN_SPEED_MASK 0x0630: 0x00 10, 0x10 100, 0x20 1000 Mbit/s), with
-// link (bit 2) and full duplex (bit 3) as in the 8168g-class PHYSR. The
-// generic driver reads it on every link change to catch a downshift; the
-// 8168evl PHY's own register map there is not public, so the model answers
-// the layout the driver expects with the speed it negotiated.
+// The generic PHY's live status word (PHYSR), in the layout realtek.c
+// rtlgen_decode_physr reads: link (bit 2), full duplex (bit 3), speed in bits
+// 5:4 (0x00 10, 0x10 100, 0x20 1000 Mbit/s; bits 10:9 stay 0, no multi-gig).
+// Kernels before 6.13 read it at page 0xa43 register 0x12 (RTLGEN_SPEED_MASK
+// 0x0630); 6.13 and later ("net: phy: realtek: read duplex and gbit master
+// from PHYSR register") read RTL_PHYSR = MII_RESV2 (0x1a) on page 0, which on
+// the 8168g-class PHYs is page 0xa43's register 0x1a (r8169 r8168g_mdio_read
+// maps page 0 registers to OCP 0xa400 + 2 * reg). Both views answer here: the
+// generic driver reads them on every link change to catch a downshift, and a
+// stale value makes it report "Downshift ... to 10Mbps". The 8168evl PHY's own
+// register map there is not public, so the model answers the layout the driver
+// expects with the speed it negotiated (master bit 11 clear: slave).
+bool Phy::is_physr(unsigned reg) const {
+  if (!generic()) return false;
+  if (page_ == 0xa43) return reg == 0x12 || reg == 0x1a;
+  return page_ == 0 && reg == 0x1a;
+}
+
 uint16_t Phy::physr() const {
   if (!link_) return 0;
   const uint16_t speed = speed_ == 1000 ? 0x0020 : speed_ == 100 ? 0x0010 : 0x0000;
@@ -137,7 +149,7 @@ uint16_t Phy::mdio_read(unsigned reg) {
   reg &= 0x1f;
   if (reg == PAGE_SELECT) return static_cast<uint16_t>(page_);
   uint16_t v = 0;
-  if (generic() && page_ == 0xa43 && reg == 0x12) {
+  if (is_physr(reg)) {
     v = physr();
   } else if (const uint16_t* p = bank(reg)) {
     v = *p;

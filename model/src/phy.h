@@ -72,7 +72,8 @@ class Phy {
   uint16_t& r0(unsigned reg) { return regs_[0][reg]; }
   bool generic() const;             // PhyModel::Rtl8168eInternal
   uint16_t* bank(unsigned reg);     // storage of `reg` on the selected page, or nullptr
-  uint16_t physr() const;           // page 0xa43 register 0x12 (generic PHY)
+  uint16_t physr() const;           // the generic PHY's live status word
+  bool is_physr(unsigned reg) const;  // does (page_, reg) read PHYSR?
 
   Device& d_;
   std::array<std::array<uint16_t, 32>, kPages> regs_{};

@@ -187,6 +187,26 @@ TEST(ApiEvl, GenericPhyReportsTheNegotiatedSpeedOnPage0xa43) {
   ASSERT_TRUE(nic.drv.mdio_write(0x1f, 0));
 }
 
+// Linux 6.13+ rtlgen_read_status reads RTL_PHYSR (MII_RESV2, 0x1a) on page 0
+// and decodes speed 5:4 | 10:9 and duplex bit 3; a zero there is "10/half,
+// downshifted" (seen on 7.2 before the model answered it).
+TEST(ApiEvl, GenericPhyReportsTheNegotiatedSpeedInPage0Physr) {
+  Nic nic(evl(), evl_driver());
+  ASSERT_UP(nic);
+  ASSERT_TRUE(nic.drv.mdio_write(0x1f, 0));
+  const auto physr = nic.drv.mdio_read(0x1a);
+  ASSERT_TRUE(physr);
+  EXPECT_EQ(*physr & 0x0630, 0x0020);  // 1000 Mbit/s
+  EXPECT_TRUE(*physr & 0x0008);        // full duplex
+  EXPECT_TRUE(*physr & 0x0004);        // link
+  ASSERT_TRUE(nic.drv.mdio_write(0x1f, 0x0a43));
+  EXPECT_EQ(nic.drv.mdio_read(0x1a), physr);  // the same word through page 0xa43
+  ASSERT_TRUE(nic.drv.mdio_write(0x1f, 0));
+  // Page 0 register 0x1a is status, not storage: a write does not change it.
+  ASSERT_TRUE(nic.drv.mdio_write(0x1a, 0));
+  EXPECT_EQ(nic.drv.mdio_read(0x1a), physr);
+}
+
 // ---- TX defects ------------------------------------------------------------
 
 struct Sent {
