@@ -32,6 +32,7 @@ LAB = {
     "msi-lost-irq": "msi_lost_irq",
     "dma-burst": "dma_burst",
     "offload-latency": "offload_latency",
+    "frames": "frames",  # a check, not an episode: full-size/jumbo receive (issue 18)
 }
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 

@@ -31,7 +31,7 @@ UNIT_ONLY = os.environ.get("RTL8168_REGRESS_UNIT_ONLY") == "1"
 class Shard(unittest.TestCase):
     def test_every_entry_exactly_once(self):
         names = matrix.select(None, "r8169")
-        self.assertEqual(len(names), 9)
+        self.assertEqual(len(names), 10)  # 5 guest scenarios + 4 episodes + the frames check
         for n in range(1, 12):
             got = [x for i in range(1, n + 1) for x in matrix.shard(names, i, n)]
             self.assertEqual(sorted(got), sorted(names), n)
@@ -51,7 +51,8 @@ class Shard(unittest.TestCase):
 class Select(unittest.TestCase):
     def test_groups_and_names(self):
         self.assertEqual(matrix.select("lab", "r8169"),
-                         ["dma-burst", "msi-lost-irq", "offload-latency", "txpoll-stall"])
+                         ["dma-burst", "frames", "msi-lost-irq", "offload-latency",
+                          "txpoll-stall"])
         self.assertEqual(matrix.select("smoke,txpoll-stall,smoke", "r8169"),
                          ["smoke", "txpoll-stall"])
         self.assertEqual(matrix.select(None, "rtl8168sim"), matrix.select("lab", "r8169"))
