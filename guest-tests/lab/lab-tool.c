@@ -28,7 +28,10 @@
  *                                                  lost=, max_back= (largest distance behind
  *                                                  the highest number seen), first_ooo=SEQ@HIGH
  * Environment: LAB_CHUNK=N (rr-server writes each response in N-byte pieces), LAB_RCVBUF=N
- * (rr client: SO_RCVBUF before the transfer, i.e. a small receive window).
+ * (rr client: SO_RCVBUF before the transfer, i.e. a small receive window), LAB_SWEEP=STEP:SPAN
+ * (rr client: before its k-th read() it busy-waits (k * STEP) mod SPAN ns of virtual time, so
+ * the moments its window updates reach the server sweep across SPAN in STEP increments
+ * instead of locking to one phase; see guest-tests/lab/txpoll.sh).
  * Servers write the port to READY_FILE when the environment variable LAB_READY names one.
  * Output: one line "RESULT tool=<mode> key=value ..." on stdout.
  */
@@ -120,11 +123,36 @@ static int accept_one(const char *tool, int port) {
   return fd;
 }
 
+/* LAB_SWEEP=STEP:SPAN: the phase sweep of read_full (0:0 = off) */
+static uint64_t g_sweep_step, g_sweep_span, g_sweep_k;
+
+static void sweep_from_env(void) {
+  const char *s = getenv("LAB_SWEEP");
+  char *end;
+  if (!s || !*s) return;
+  g_sweep_step = strtoull(s, &end, 10);
+  if (*end != ':') die("rr", "LAB_SWEEP is STEP:SPAN (ns)");
+  g_sweep_span = strtoull(end + 1, &end, 10);
+  if (*end || g_sweep_span > 100000000u) die("rr", "LAB_SWEEP span: at most 100 ms");
+}
+
+/* busy-wait the next delay of the sweep (virtual time: deterministic under -icount) */
+static void sweep_wait(void) {
+  uint64_t d, t0;
+  if (!g_sweep_span) return;
+  d = (g_sweep_k++ * g_sweep_step) % g_sweep_span;
+  t0 = now_ns();
+  while (now_ns() - t0 < d) {
+  }
+}
+
 /* 1 complete, 0 EOF before the first byte, -1 interrupted by the alarm / error */
 static int read_full(int fd, uint8_t *p, size_t n) {
   size_t got = 0;
   while (got < n) {
-    ssize_t r = read(fd, p + got, n - got);
+    ssize_t r;
+    sweep_wait();
+    r = read(fd, p + got, n - got);
     if (r < 0 && errno == EINTR && !g_alarm) continue;
     if (r < 0) return -1;
     if (r == 0) return got == 0 ? 0 : -1;
@@ -195,6 +223,7 @@ static int rr_client(const char *host, int port, uint32_t req, uint32_t resp, ui
   }
   put32(hello, req), put32(hello + 4, resp);
   if (write_full(fd, hello, 8) != 1) die("rr", "hello");
+  sweep_from_env();
   arm_alarm(max_ms + 1000);
   t0 = now_ns();
   while (done < count && now_ns() - t0 < max_ms * 1000000u) {

@@ -9,6 +9,10 @@
 #   --arg req=64 --arg resp=65536 --arg rcvbuf=16384 (0 = default) --arg count=200
 #   --arg max_ms=2000 --arg slow_ms=20 --arg chunk=0 (server write size; 0 = whole response)
 #   --arg sample_ms=100   (period of the DUT counter sampler; 0 = off)
+#   --arg sweep=STEP:SPAN (ns; the client's read phase sweep, lab-tool LAB_SWEEP; 0:0 = off):
+#   before its k-th read() the client waits (k * STEP) mod SPAN ns, so its window updates
+#   reach the DUT at every phase of the DUT's transmit instead of one phase locked in by the
+#   guest's exact instruction stream (which a kernel or module rebuild moves)
 # RESULT lines: the rr client's figures; the DUT's TX counters before/after; for rtl8168sim
 # the sampler's view of descriptors still owned by the NIC (a stranded frame stays owned
 # until the next doorbell).
@@ -16,6 +20,7 @@
 req="${LAB_req:-64}"; resp="${LAB_resp:-65536}"; count="${LAB_count:-200}"
 rcvbuf="${LAB_rcvbuf:-16384}"; chunk="${LAB_chunk:-0}"
 max_ms="${LAB_max_ms:-2000}"; slow_ms="${LAB_slow_ms:-20}"; sample_ms="${LAB_sample_ms:-100}"
+sweep="${LAB_sweep:-0:0}"
 
 snmp() {  # root namespace TCP counters: RetransSegs, TCPLossProbes, TCPTimeouts
   awk '/^Tcp: [0-9]/ { for (i = 2; i <= NF; i++) v["Tcp", i] = $i } /^Tcp: [A-Z]/ { for (i = 2; i <= NF; i++) n["Tcp", i] = $i }
@@ -56,8 +61,9 @@ fi
 
 t0=$(lab_now_ns)
 if [ "$rcvbuf" -gt 0 ]; then export LAB_RCVBUF=$rcvbuf; fi
+export LAB_SWEEP=$sweep
 ns lab-tool rr 10.9.0.1 5001 "$req" "$resp" "$count" "$max_ms" "$slow_ms" >/tmp/rr.out
-unset LAB_RCVBUF
+unset LAB_RCVBUF LAB_SWEEP
 t1=$(lab_now_ns)
 touch /tmp/rr.done
 [ -n "${SMP:-}" ] && wait $SMP
