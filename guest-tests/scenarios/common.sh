@@ -70,30 +70,17 @@ net_checks() {
   [ "${got:-0}" -ge 1 ] || fail "no ping reply from $PEER"
 }
 
-# Full-size and jumbo frames both ways (issue 18, "test strength"): the bulk transfers over
-# -netdev user arrive in segments of about 1000 bytes, so a driver that drops every full-size
-# received frame (RxMaxSize programmed to 1500, say) would pass them. An ICMP echo to the slirp
-# gateway comes back at the size it was sent: -s 1472 is a 1514-byte frame (MTU 1500) each
-# way; then the largest of FRAME_MTUS (default 9000 6000 4000) that eth0 accepts (r8169: 9000
-# on the 8168evl, about 6K on the 8168c) is tried the same way and the MTU is restored. Fails
-# when a reply is missing; RESULT frames=... gives the sizes and eth0's RX counters.
+# Full-size frames both ways (issue 18, "test strength"): the bulk transfers over -netdev user
+# arrive in segments of about 1000 bytes, so a driver that drops every full-size received frame
+# (RxMaxSize programmed to 1500, say) would pass them. An ICMP echo to the slirp gateway comes
+# back at the size it was sent: -s 1472 is a 1514-byte frame (MTU 1500) each way. Jumbo frames
+# are checked in the lab (guest-tests/lab/frames.sh): slirp answers no echo request larger than
+# its 1500-byte MTU (a 6014-byte request left the model and nothing came back).
 frame_checks() {
   rx0="$(netstat_of rx_packets)"
   got="$(ping -c 3 -i 0.2 -W 2 -s 1472 "$PEER" 2>/dev/null | sed -n 's/.* \([0-9]*\) packets received.*/\1/p')"
+  result "frames=1514:${got:-0}/3 rx_packets=$(($(netstat_of rx_packets) - rx0)) rx_length_errors=$(cat /sys/class/net/eth0/statistics/rx_length_errors 2>/dev/null || echo -)"
   [ "${got:-0}" -eq 3 ] || fail "full-size frames lost: ${got:-0}/3 echo replies of 1514-byte frames at MTU 1500"
-  jumbo=""
-  for m in ${FRAME_MTUS:-9000 6000 4000}; do
-    ip link set eth0 mtu "$m" 2>/dev/null && { jumbo="$m"; break; }
-  done
-  jgot=-
-  if [ -n "$jumbo" ]; then
-    wait_link 10 || fail "no carrier on eth0 after setting MTU $jumbo"
-    jgot="$(ping -c 3 -i 0.2 -W 2 -s $((jumbo - 28)) "$PEER" 2>/dev/null | sed -n 's/.* \([0-9]*\) packets received.*/\1/p')"
-    ip link set eth0 mtu 1500 || fail "could not restore MTU 1500"
-    wait_link 10 || fail "no carrier on eth0 after restoring MTU 1500"
-  fi
-  result "frames=1514:${got}/3 jumbo_mtu=${jumbo:-none} jumbo=${jgot:-0}/3 rx_packets=$(($(netstat_of rx_packets) - rx0)) rx_length_errors=$(cat /sys/class/net/eth0/statistics/rx_length_errors 2>/dev/null || echo -)"
-  [ -z "$jumbo" ] || [ "${jgot:-0}" -eq 3 ] || fail "jumbo frames lost: ${jgot:-0}/3 echo replies at MTU $jumbo"
 }
 
 # A NIC must never reorder frames (issue 7, defect 5). TcpExt TCPOFOQueue counts TCP segments
