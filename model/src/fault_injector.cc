@@ -134,6 +134,11 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
     else if (key == "down" || key == "up" || key == "flap" || key == "speed") k = kLinkAct;
     else if (key == "duplex") k = 0;  // with speed (checked below)
     else return quoted + "unknown key '" + std::string(key) + "' (" + info.name + " takes " + info.help + ")";
+    const bool frames = f.cls == FaultClass::RxWithhold || f.cls == FaultClass::RxFifoOver ||
+                        f.cls == FaultClass::TxStopFetch;
+    if (key == "frame" && !frames) {
+      return quoted + info.name + " takes no 'frame': it counts no frames (" + info.help + ")";
+    }
     if (key == "duplex") {
       if (!(info.keys & kLinkAct)) return quoted + info.name + " takes no duplex (" + info.help + ")";
       if (duplex_given) return quoted + "duplex given twice";
