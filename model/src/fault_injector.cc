@@ -550,14 +550,19 @@ const char* FaultInjector::check() const {
     // occurrence() fires only from the nth matching occurrence on, at most
     // `count` times; fire_timed() counts each firing as seen.
     if (f.fired > f.spec.count) return "fault fired more often than its count";
+    if (f.spec.cls == FaultClass::TxStopFetch) {
+      // tx_stop_fetch() counts frames through tx_frames - base, not seen.
+      if (f.fired > 1 || f.seen != f.fired) return "tx-stop-fetch fired twice";
+      if (f.base > d_.stats.tx_frames) return "tx-stop-fetch counts frames from the future";
+      if (f.fired && d_.stats.tx_frames - f.base < f.spec.nth - 1)
+        return "tx-stop-fetch fired before its frame";
+      stop_fired |= f.fired == 1;
+      continue;
+    }
     if (f.fired > f.seen || (f.fired && f.seen - f.fired < f.spec.nth - 1))
       return "fault fired before its nth occurrence";
     if (timed(f.spec.cls) && f.seen != f.fired) return "timed fault seen and fired disagree";
-    if (f.spec.cls == FaultClass::TxStopFetch) {
-      if (f.fired > 1) return "tx-stop-fetch fired twice";
-      if (f.base > d_.stats.tx_frames) return "tx-stop-fetch counts frames from the future";
-      stop_fired |= f.fired == 1;
-    } else if (f.base > d_.stats.tx_frames) {
+    if (f.base > d_.stats.tx_frames) {
       return "fault installed after the frames it counts";
     }
   }
