@@ -15,13 +15,20 @@ namespace {
 constexpr Time kMaxTime = Time{1} << 62;  // the model's clock range (device_state.cc)
 constexpr uint64_t kMaxNth = uint64_t{1} << 40;
 constexpr uint64_t kMaxCount = uint64_t{1} << 32;
-constexpr Time kMinEvery = 10'000;  // 10 us: a periodic fault is not an event storm
+constexpr Time kMinEvery = 10'000;     // 10 us: a periodic fault is not an event storm
 constexpr size_t kMaxSpecText = 256;   // one fault as written
 constexpr size_t kMaxCanonical = 512;  // one fault in canonical form (the state blob)
 
 // Keys a class accepts (bit per key).
 enum Key : unsigned {
-  kAt = 1, kNth = 2, kCount = 4, kAddr = 8, kEvery = 16, kDelay = 32, kBits = 64, kAfter = 128,
+  kAt = 1,
+  kNth = 2,
+  kCount = 4,
+  kAddr = 8,
+  kEvery = 16,
+  kDelay = 32,
+  kBits = 64,
+  kAfter = 128,
   kLinkAct = 256,
 };
 
@@ -123,29 +130,45 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
     const bool has_val = eq != std::string_view::npos;
     const std::string bad = quoted + "bad value for '" + std::string(key) + "': ";
     unsigned k = 0;
-    if (key == "at" || key == "from") k = kAt;
-    else if (key == "nth" || key == "frame") k = kNth;
-    else if (key == "count") k = kCount;
-    else if (key == "addr") k = kAddr;
-    else if (key == "every") k = kEvery;
-    else if (key == "delay") k = kDelay;
-    else if (key == "bits") k = kBits;
-    else if (key == "after") k = kAfter;
-    else if (key == "down" || key == "up" || key == "flap" || key == "speed") k = kLinkAct;
-    else if (key == "duplex") k = 0;  // with speed (checked below)
-    else return quoted + "unknown key '" + std::string(key) + "' (" + info.name + " takes " + info.help + ")";
+    if (key == "at" || key == "from")
+      k = kAt;
+    else if (key == "nth" || key == "frame")
+      k = kNth;
+    else if (key == "count")
+      k = kCount;
+    else if (key == "addr")
+      k = kAddr;
+    else if (key == "every")
+      k = kEvery;
+    else if (key == "delay")
+      k = kDelay;
+    else if (key == "bits")
+      k = kBits;
+    else if (key == "after")
+      k = kAfter;
+    else if (key == "down" || key == "up" || key == "flap" || key == "speed")
+      k = kLinkAct;
+    else if (key == "duplex")
+      k = 0;  // with speed (checked below)
+    else
+      return quoted + "unknown key '" + std::string(key) + "' (" + info.name + " takes " +
+             info.help + ")";
     const bool frames = f.cls == FaultClass::RxWithhold || f.cls == FaultClass::RxFifoOver ||
                         f.cls == FaultClass::TxStopFetch;
     if (key == "frame" && !frames) {
       return quoted + info.name + " takes no 'frame': it counts no frames (" + info.help + ")";
     }
     if (key == "duplex") {
-      if (!(info.keys & kLinkAct)) return quoted + info.name + " takes no duplex (" + info.help + ")";
+      if (!(info.keys & kLinkAct))
+        return quoted + info.name + " takes no duplex (" + info.help + ")";
       if (duplex_given) return quoted + "duplex given twice";
       duplex_given = true;
-      if (val == "full") f.full = true;
-      else if (val == "half") f.full = false;
-      else return bad + "expects half or full";
+      if (val == "full")
+        f.full = true;
+      else if (val == "half")
+        f.full = false;
+      else
+        return bad + "expects half or full";
     } else {
       if (!(info.keys & k)) {
         return quoted + info.name + " takes no '" + std::string(key) + "' (" + info.help + ")";
@@ -160,7 +183,8 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
           f.at_relative = true;
           v.remove_prefix(1);
         }
-        if (!parse_time(v, f.at)) return bad + "expects a time (ns, or with us/ms/s), at most 2^62 ns";
+        if (!parse_time(v, f.at))
+          return bad + "expects a time (ns, or with us/ms/s), at most 2^62 ns";
         break;
       }
       case kNth:
@@ -183,7 +207,8 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
         break;
       }
       case kEvery:
-        if (!parse_time(val, f.every) || f.every < kMinEvery) return bad + "expects a period of at least 10us";
+        if (!parse_time(val, f.every) || f.every < kMinEvery)
+          return bad + "expects a period of at least 10us";
         break;
       case kDelay:
         if (!parse_time(val, f.delay) || f.delay == 0 || f.delay > FaultInjector::kMaxAutonegDelay)
@@ -191,24 +216,31 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
         break;
       case kBits: {
         uint64_t b = 0;
-        if (!parse_u64(val, b) || b == 0 || b > 0xffff) return bad + "expects IntrStatus bits 0x1..0xffff";
+        if (!parse_u64(val, b) || b == 0 || b > 0xffff)
+          return bad + "expects IntrStatus bits 0x1..0xffff";
         f.bits = static_cast<uint16_t>(b);
         break;
       }
       case kAfter:
-        if (val == "read") f.after = RaceAfter::Read;
-        else if (val == "ack") f.after = RaceAfter::Ack;
-        else return bad + "expects read or ack";
+        if (val == "read")
+          f.after = RaceAfter::Read;
+        else if (val == "ack")
+          f.after = RaceAfter::Ack;
+        else
+          return bad + "expects read or ack";
         break;
       case kLinkAct:
         if (key == "speed") {
           uint64_t s = 0;
-          if (!parse_u64(val, s) || (s != 10 && s != 100 && s != 1000)) return bad + "expects 10, 100 or 1000";
+          if (!parse_u64(val, s) || (s != 10 && s != 100 && s != 1000))
+            return bad + "expects 10, 100 or 1000";
           f.link = LinkAction::Speed;
           f.speed = static_cast<uint32_t>(s);
         } else {
           if (has_val) return quoted + "'" + std::string(key) + "' takes no value";
-          f.link = key == "down" ? LinkAction::Down : key == "up" ? LinkAction::Up : LinkAction::Flap;
+          f.link = key == "down" ? LinkAction::Down
+                   : key == "up" ? LinkAction::Up
+                                 : LinkAction::Flap;
         }
         break;
       default:
@@ -232,7 +264,8 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
       if (duplex_given && f.link != LinkAction::Speed) return quoted + "duplex goes with speed=";
       [[fallthrough]];
     case FaultClass::SpuriousIrq:
-      if (f.cls == FaultClass::SpuriousIrq && !(given & kBits)) return quoted + "spurious-irq needs bits=";
+      if (f.cls == FaultClass::SpuriousIrq && !(given & kBits))
+        return quoted + "spurious-irq needs bits=";
       if (f.count != 1 && f.every == 0) return quoted + "count above 1 needs every=";
       if (f.every != 0 && !count_given) f.count = FaultSpec::kAll;
       break;
@@ -272,12 +305,19 @@ std::string format_fault(const FaultSpec& f) {
   std::vector<std::string> kv;
   const bool frames = f.cls == FaultClass::RxWithhold || f.cls == FaultClass::RxFifoOver ||
                       f.cls == FaultClass::TxStopFetch;
-  if (f.cls == FaultClass::IrqRace) kv.push_back(f.after == RaceAfter::Read ? "after=read" : "after=ack");
+  if (f.cls == FaultClass::IrqRace)
+    kv.push_back(f.after == RaceAfter::Read ? "after=read" : "after=ack");
   if (f.cls == FaultClass::Link) {
     switch (f.link) {
-      case LinkAction::Down: kv.push_back("down"); break;
-      case LinkAction::Up: kv.push_back("up"); break;
-      case LinkAction::Flap: kv.push_back("flap"); break;
+      case LinkAction::Down:
+        kv.push_back("down");
+        break;
+      case LinkAction::Up:
+        kv.push_back("up");
+        break;
+      case LinkAction::Flap:
+        kv.push_back("flap");
+        break;
       case LinkAction::Speed:
         kv.push_back("speed=" + std::to_string(f.speed));
         kv.push_back(f.full ? "duplex=full" : "duplex=half");
@@ -287,11 +327,13 @@ std::string format_fault(const FaultSpec& f) {
   if (f.cls == FaultClass::AutonegSlow) kv.push_back("delay=" + std::to_string(f.delay));
   if (f.bits) kv.push_back("bits=" + hex(f.bits));
   if (f.window) kv.push_back("addr=" + hex(f.lo) + "-" + hex(f.hi));
-  if (f.at || f.at_relative) kv.push_back(std::string("at=") + (f.at_relative ? "+" : "") + std::to_string(f.at));
+  if (f.at || f.at_relative)
+    kv.push_back(std::string("at=") + (f.at_relative ? "+" : "") + std::to_string(f.at));
   if (f.nth != 1) kv.push_back((frames ? "frame=" : "nth=") + std::to_string(f.nth));
   if (f.every) kv.push_back("every=" + std::to_string(f.every));
   if (f.cls != FaultClass::TxStopFetch) {
-    kv.push_back("count=" + (f.count == FaultSpec::kAll ? std::string("all") : std::to_string(f.count)));
+    kv.push_back("count=" +
+                 (f.count == FaultSpec::kAll ? std::string("all") : std::to_string(f.count)));
   }
   for (size_t i = 0; i < kv.size(); i++) s += (i == 0 ? ":" : ",") + kv[i];
   return s;
@@ -504,9 +546,9 @@ std::string FaultInjector::to_json() const {
     const Fault& f = faults_[i];
     const bool done = f.fired >= f.spec.count || (f.spec.cls == FaultClass::TxStopFetch && f.fired);
     const char* state = f.spec.cls == FaultClass::TxStopFetch && tx_stalled_ ? "active"
-                        : done                                            ? "done"
-                        : d_.now() < f.spec.at                            ? "waiting"
-                                                                          : "armed";
+                        : done                                               ? "done"
+                        : d_.now() < f.spec.at                               ? "waiting"
+                                                                             : "armed";
     const Time next = due(f);
     s += i ? ", " : "";
     s += "{\"index\": " + std::to_string(i) + ", \"spec\": \"" + format_fault(f.spec) +

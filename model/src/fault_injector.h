@@ -54,18 +54,18 @@ enum class RaceAfter : uint8_t { Read, Ack };
 struct FaultSpec {
   static constexpr uint64_t kAll = UINT64_MAX;  // count=all
   FaultClass cls = FaultClass::DmaRead;
-  Time at = 0;             // armed from this virtual time (time classes: fires then)
+  Time at = 0;               // armed from this virtual time (time classes: fires then)
   bool at_relative = false;  // at=+T: T after installation (resolved by install())
-  uint64_t nth = 1;        // the first matching occurrence that fires (1-based)
-  uint64_t count = 1;      // firings at most (kAll: every matching occurrence)
-  Time every = 0;          // time classes: period between firings (0: once)
-  bool window = false;     // DMA: only transactions overlapping [lo, hi]
+  uint64_t nth = 1;          // the first matching occurrence that fires (1-based)
+  uint64_t count = 1;        // firings at most (kAll: every matching occurrence)
+  Time every = 0;            // time classes: period between firings (0: once)
+  bool window = false;       // DMA: only transactions overlapping [lo, hi]
   uint64_t lo = 0, hi = 0;
   LinkAction link = LinkAction::Down;
-  uint32_t speed = 0;      // LinkAction::Speed: 10, 100, 1000
+  uint32_t speed = 0;  // LinkAction::Speed: 10, 100, 1000
   bool full = true;
-  Time delay = 0;          // autoneg-slow
-  uint16_t bits = 0;       // spurious-irq; irq-race (0: pull the next pending event)
+  Time delay = 0;     // autoneg-slow
+  uint16_t bits = 0;  // spurious-irq; irq-race (0: pull the next pending event)
   RaceAfter after = RaceAfter::Read;
 };
 
@@ -98,27 +98,27 @@ class FaultInjector {
 
   // ---- hooks (each false / 0 at once when the schedule is empty) ----
   bool dma_fails(bool write, uint64_t addr, uint64_t len);  // Device::dma_read/_write
-  bool rx_withhold();           // RxEngine: an RX descriptor fetch completed
-  bool rx_fifo_over();          // RxEngine: a frame passed the filter
-  bool tx_stop_fetch();         // TxEngine: a descriptor fetch at a frame boundary
+  bool rx_withhold();                         // RxEngine: an RX descriptor fetch completed
+  bool rx_fifo_over();                        // RxEngine: a frame passed the filter
+  bool tx_stop_fetch();                       // TxEngine: a descriptor fetch at a frame boundary
   void on_tx_halt() { tx_stalled_ = false; }  // TxEngine::halt (TxEnb off, StopReq, resets)
-  Time autoneg_delay();         // Phy: an autonegotiation starts
+  Time autoneg_delay();                       // Phy: an autonegotiation starts
   // Irq: IntrStatus was read (ack false) or written (ack true): raise the
   // fault's bits, or run the next pending device event now.
   void irq_race(bool ack);
-  void on_timer();              // EventKind::FaultTimer
-  Time next_due() const;        // earliest time-class firing (kNever: none)
+  void on_timer();        // EventKind::FaultTimer
+  Time next_due() const;  // earliest time-class firing (kNever: none)
 
   // The state blob (device_state.cc): the schedule with its counters.
   void visit(Archive& a);
-  const char* check() const;    // nullptr when the loaded schedule is consistent
+  const char* check() const;  // nullptr when the loaded schedule is consistent
 
  private:
   struct Fault {
     FaultSpec spec;
-    uint64_t seen = 0;   // matching occurrences at the hook (time classes: firings)
+    uint64_t seen = 0;  // matching occurrences at the hook (time classes: firings)
     uint64_t fired = 0;
-    uint64_t base = 0;   // tx-stop-fetch: tx_frames when installed
+    uint64_t base = 0;  // tx-stop-fetch: tx_frames when installed
   };
   static bool timed(FaultClass c) { return c == FaultClass::Link || c == FaultClass::SpuriousIrq; }
   Time due(const Fault& f) const;

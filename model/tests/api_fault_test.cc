@@ -363,7 +363,8 @@ TEST(ApiFault, ListingShowsStateSeenFiredAndNext) {
   const std::string json = nic.host.faults_json();
   EXPECT_NE(json.find("{\"index\": 0, \"spec\": \"link:down,at=" + std::to_string(t) +
                       ",count=1\", \"class\": \"link\", \"state\": \"waiting\", \"seen\": 0, "
-                      "\"fired\": 0, \"next\": " + std::to_string(t) + "}"),
+                      "\"fired\": 0, \"next\": " +
+                      std::to_string(t) + "}"),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"spec\": \"dma-read:nth=2,count=1\", \"class\": \"dma-read\", \"state\": "
@@ -383,9 +384,9 @@ TEST(ApiFault, FaultsParameterIsCanonicalAndRefusesBadSpecs) {
   EXPECT_EQ(rtl8168_config_set(cfg, "faults", " dma-read:frame=5 ", err, sizeof err), -1)
       << "frame= is for frame-counting classes";
   EXPECT_NE(std::string(err).find("dma-read takes no 'frame'"), std::string::npos) << err;
-  EXPECT_EQ(rtl8168_config_set(cfg, "faults", "link:at=+5ms,down ; irq-race:after=ack", err,
-                               sizeof err),
-            0)
+  EXPECT_EQ(
+      rtl8168_config_set(cfg, "faults", "link:at=+5ms,down ; irq-race:after=ack", err, sizeof err),
+      0)
       << err;
   ASSERT_EQ(rtl8168_config_get(cfg, "faults", buf, sizeof buf), 0);
   EXPECT_EQ(std::string(buf), "link:down,at=+5000000,count=1;irq-race:after=ack,count=all");
@@ -497,8 +498,9 @@ uint64_t run_schedule(const std::string& schedule) {
 }
 
 TEST(ApiFault, ScheduleReplayedTwiceGivesTheSameTraceHash) {
-  const std::string schedule = "spurious-irq:at=+100us,bits=0x8001,every=200us,count=3;"
-                               "link:at=+300us,speed=100,duplex=full;autoneg-slow:delay=1ms";
+  const std::string schedule =
+      "spurious-irq:at=+100us,bits=0x8001,every=200us,count=3;"
+      "link:at=+300us,speed=100,duplex=full;autoneg-slow:delay=1ms";
   const uint64_t a = run_schedule(schedule);
   const uint64_t b = run_schedule(schedule);
   EXPECT_EQ(a, b);

@@ -154,7 +154,10 @@ void rtl8168_destroy(rtl8168 *dev);
 
 /* Power-on / PCI function reset (not the ChipCmd software reset): every
  * register to its reset value, MAC reloaded from the configuration, PHY
- * reset, pending events dropped, INTx deasserted. */
+ * reset, pending events dropped, INTx deasserted, statistics zero. Faults
+ * added with rtl8168_fault_add are dropped and the `faults` parameter's
+ * schedule is installed again (a configured fault due at `now` fires
+ * inside the call, and is counted). */
 void rtl8168_reset(rtl8168 *dev, uint64_t now);
 
 /* ---- guest register access -------------------------------------------- */
@@ -164,7 +167,8 @@ void rtl8168_reset(rtl8168 *dev, uint64_t now);
  * decode nothing: they read 0 and writes are ignored (traced). Accesses the
  * hardware does not support (unaligned, 8-byte, beyond the BAR) read as
  * all-ones, are ignored and are counted as bad_access. Reads have no side
- * effects. */
+ * effects, except that an irq-race:after=read fault (docs/FAULTS.md) makes
+ * a device event happen right after an IntrStatus read. */
 uint64_t rtl8168_reg_read(rtl8168 *dev, uint64_t now, uint32_t offset, unsigned size);
 void rtl8168_reg_write(rtl8168 *dev, uint64_t now, uint32_t offset, uint64_t value,
                        unsigned size);
