@@ -608,8 +608,11 @@ const char* FaultInjector::check() const {
       return "fault installed after the frames it counts";
     }
   }
-  // tx_stalled_ is set only when a tx-stop-fetch fault fires.
+  // tx_stalled_ is set only when a tx-stop-fetch fault fires, and then the
+  // engine issues no read (TxEngine::stall at a frame boundary, and every
+  // later fetch_desc() stalls at once).
   if (tx_stalled_ && !stop_fired) return "TX stalled without a tx-stop-fetch fault that fired";
+  if (tx_stalled_ && d_.tx.read_in_flight()) return "TX reads while stalled by tx-stop-fetch";
   return nullptr;
 }
 

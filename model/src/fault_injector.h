@@ -34,6 +34,11 @@ namespace rtl8168sim {
 
 class Device;
 
+// The DMA classes take the paths a failed host DMA takes: TxErr/RxErr with
+// SYSErr, and a failed TX write-back stops the TX engine until a restart
+// (tx_engine.cc stop_on_error). r8169 rtl8169_interrupt treats SYSErr as a
+// PCI error (rtl8169_pcierr_interrupt -> rtl_reset_work); since 10ce0db78700
+// "r8169: avoid unsolicited interrupts" only on mac_version <= VER_06.
 enum class FaultClass : uint8_t {
   DmaRead,      // a DMA read fails (the host is not asked)
   DmaWrite,     // a DMA write fails (guest memory untouched)
@@ -123,7 +128,8 @@ class FaultInjector {
   static bool timed(FaultClass c) { return c == FaultClass::Link || c == FaultClass::SpuriousIrq; }
   Time due(const Fault& f) const;
   void install(FaultSpec spec);
-  // Counts one occurrence for `f`; true when it fires (and counts the firing).
+  // Counts one occurrence for `f`; true when the fault fires on it (the
+  // caller acts, then counts the firing with fired()).
   bool occurrence(Fault& f);
   void fired(size_t index, uint64_t detail);
   void fire_timed(size_t index);
