@@ -593,6 +593,18 @@ TEST(ApiFault, HostileFaultSectionsAreRefused) {
   b[t.text_at[1] + 4 + texts[1].size() + 8] = 1;  // the timed fault fired: its timer is wrong
   b[t.text_at[1] + 4 + texts[1].size()] = 1;
   refused(b, "timer");
+  // The PHY's link-fault state sits just before the schedule: carrier, partner.
+  ASSERT_EQ(blob.at(t.count_at - 2), 0) << "fault carrier up";
+  ASSERT_EQ(blob.at(t.count_at - 1), 63) << "partner: every mode";
+  b = blob;
+  b[t.count_at - 2] = 1;  // the fault holds the carrier down, yet the link is up
+  refused(b, "carrier");
+  b = blob;
+  b[t.count_at - 1] = 0;  // a partner with no ability
+  refused(b, "partner none");
+  b = blob;
+  b[t.count_at - 1] = 3;  // two modes: set_partner() keeps exactly one
+  refused(b, "partner two modes");
   // The untouched blob loads.
   TestHost fresh(default_params(false), nic.host.mem(), nic.host.now());
   std::string err;
