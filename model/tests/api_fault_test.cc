@@ -279,6 +279,26 @@ TEST(ApiFault, IrqRacePullsThePendingCompletionForward) {
   EXPECT_GE(fired(nic.host).size(), 2u);
 }
 
+TEST(ApiFault, IrqRaceAfterReadWithNothingPendingDoesNotFire) {
+  Nic nic(default_params(true));
+  ASSERT_UP(nic);
+  add(nic.host, "irq-race:after=read,count=3");
+  for (int i = 0; i < 5; i++)
+    nic.host.r16(kIntrStatus);  // an idle device: nothing to bring forward
+  EXPECT_TRUE(fired(nic.host).empty());
+  EXPECT_NE(nic.host.faults_json().find("\"seen\": 5, \"fired\": 0"), std::string::npos)
+      << nic.host.faults_json();
+  // With a frame in flight each read brings its next step forward, three times.
+  nic.drv.queue_frame(frame_to(kDst, 1500));
+  nic.drv.kick();
+  const uint64_t t = nic.host.now();
+  for (int i = 0; i < 6; i++) nic.host.r16(kIntrStatus);
+  EXPECT_EQ(nic.host.now(), t) << "no time passed";
+  EXPECT_EQ(fired(nic.host).size(), 3u);
+  nic.host.advance(1'000'000);
+  EXPECT_EQ(nic.host.tx.size(), 1u);
+}
+
 // ---- TX stall ----------------------------------------------------------------
 
 TEST(ApiFault, TxStopFetchHoldsFramesUntilTheDriverResetsTheChip) {
