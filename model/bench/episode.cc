@@ -20,6 +20,26 @@ namespace bench {
 
 namespace {
 
+// The fault schedule's figures (--faults): each fault's state and firing
+// count as rtl8168_fault_list reports them, and the drops they caused.
+void add_fault_figures(json& j, const rtl8168* dev) {
+  std::string list(rtl8168_fault_list(dev, nullptr, 0) + 1, '\0');
+  list.resize(rtl8168_fault_list(dev, list.data(), list.size()));
+  const json f = json::parse(list);
+  if (f["faults"].empty()) return;
+  rtl8168_stats st{};
+  rtl8168_get_stats(dev, &st);
+  j["faults"] = f;
+  j["fault_drops"] = {{"rx_dropped_no_desc", st.rx_dropped_no_desc},
+                      {"rx_dropped_fifo_over", st.rx_dropped_fifo_over},
+                      {"rx_dropped_dma", st.rx_dropped_dma},
+                      {"rx_dropped_disabled", st.rx_dropped_disabled},
+                      {"tx_dma_errors", st.tx_dma_errors},
+                      {"tx_writeback_errors", st.tx_writeback_errors},
+                      {"tx_dropped_link_down", st.tx_dropped_link_down},
+                      {"sys_errors", st.sys_errors}};
+}
+
 constexpr Time kUs = 1000, kMs = 1000 * kUs, kS = 1000 * kMs;
 
 // ---- 2007: lost TxPoll doorbell -> TX stall ------------------------------
@@ -119,6 +139,7 @@ json txpoll_stall(bool fixed, Time duration, uint32_t seed, const ParamList& par
   j["doorbells"] = st.tx_doorbells;
   j["doorbells_ignored"] = st.tx_doorbells_ignored;
   j["trace_hash"] = rtl8168_trace_hash(h.dev());
+  add_fault_figures(j, h.dev());
   j["bug_seen"] = stalls > 0;
   return j;
 }
@@ -207,6 +228,7 @@ json msi_lost_irq(bool fixed, bool msi, Time duration, uint32_t seed, const Para
     j["intr_mask_at_hang"] = imr_stuck;
   }
   j["trace_hash"] = rtl8168_trace_hash(h.dev());
+  add_fault_figures(j, h.dev());
   j["bug_seen"] = hang_at != kNever;
   return j;
 }
@@ -216,6 +238,7 @@ json msi_lost_irq(bool fixed, bool msi, Time duration, uint32_t seed, const Para
 int cmd_episode(int argc, char** argv) {
   std::string name, driver = "fixed", irq = "msi";
   std::vector<std::string> raw_params;
+  std::string faults;  // --faults: the `faults` parameter
   double seconds = 0;
   uint32_t seed = 1;
   po::options_description opts(
@@ -226,7 +249,8 @@ int cmd_episode(int argc, char** argv) {
       "irq", po::value(&irq)->default_value(irq), "msi or intx (msi-lost-irq)")(
       "seconds", po::value(&seconds), "virtual seconds to run (default 11 / 2)")(
       "seed", po::value(&seed)->default_value(seed), "seed of the scripted traffic")(
-      "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)");
+      "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)")(
+      "faults", po::value(&faults), "fault schedule, 'class:key=value,...;...' (docs/FAULTS.md); same as --param faults=SPEC");
   po::positional_options_description pos;
   pos.add("name", 1);
   po::variables_map vm;
@@ -240,6 +264,7 @@ int cmd_episode(int argc, char** argv) {
     return 2;
   }
   try {
+    if (!faults.empty()) raw_params.push_back("faults=" + faults);
     const ParamList params = parse_params(raw_params);
     const bool fixed = driver == "fixed";
     json j;

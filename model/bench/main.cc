@@ -18,7 +18,8 @@ void usage(std::ostream& os) {
         "        simulated frames per host second, TX and RX, 64 and 1514 bytes\n"
         "  params [--chip C] [--json]\n"
         "        every model parameter with its default, unit and source\n"
-        "Every command takes --help and --param NAME=VALUE (model parameters).\n";
+        "Every command takes --help, --param NAME=VALUE (model parameters) and --faults SPEC\n"
+        "(a fault schedule, docs/FAULTS.md).\n";
 }
 }  // namespace
 

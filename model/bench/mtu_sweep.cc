@@ -122,6 +122,7 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, const ParamList
 int cmd_mtu_sweep(int argc, char** argv) {
   std::string burst = "unlimited", range = "1500:1500", layout = "linux";
   std::vector<std::string> raw_params;
+  std::string faults;  // --faults: the `faults` parameter
   unsigned packets = 8;
   po::options_description opts(
       "rtl8168-bench mtu-sweep: TSO TCP goodput (Mbit/s of virtual time) versus MTU and TX burst\n"
@@ -136,7 +137,8 @@ int cmd_mtu_sweep(int argc, char** argv) {
       "csv", "print a CSV header line first")(
       "packets", po::value(&packets)->default_value(packets),
       "64 KiB super-packets measured per point after warm-up")(
-      "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)");
+      "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)")(
+      "faults", po::value(&faults), "fault schedule, 'class:key=value,...;...' (docs/FAULTS.md); same as --param faults=SPEC");
   po::variables_map vm;
   if (const int rc = parse_cli("mtu-sweep", argc, argv, opts, vm); rc >= 0) return rc;
   unsigned from = 0, to = 0, step = 1;
@@ -150,6 +152,7 @@ int cmd_mtu_sweep(int argc, char** argv) {
   try {
     const unsigned mxdma = mxdma_of(burst);
     const Layout lay = layout_of(layout);
+    if (!faults.empty()) raw_params.push_back("faults=" + faults);
     const ParamList params = parse_params(raw_params);
     if (vm.count("csv")) std::cout << "mtu,burst,mbps\n";
     for (unsigned mtu = from; mtu <= to; mtu += step) {

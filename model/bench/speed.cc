@@ -93,16 +93,19 @@ SpeedResult speed_rx(uint32_t len, uint64_t frames, const ParamList& params) {
 
 int cmd_speed(int argc, char** argv) {
   std::vector<std::string> raw_params;
+  std::string faults;  // --faults: the `faults` parameter
   uint64_t frames = 1'000'000;
   po::options_description opts(
       "rtl8168-bench speed: simulated frames per host second (timing on), TX and RX,\n"
       "64- and 1514-byte frames; x_realtime = virtual time simulated / host time");
   opts.add_options()("help,h", "this help")("csv", "print direction,frame_bytes,frames_per_s,x_realtime")(
       "frames", po::value(&frames)->default_value(frames), "frames per measurement")(
-      "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)");
+      "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)")(
+      "faults", po::value(&faults), "fault schedule, 'class:key=value,...;...' (docs/FAULTS.md); same as --param faults=SPEC");
   po::variables_map vm;
   if (const int rc = parse_cli("speed", argc, argv, opts, vm); rc >= 0) return rc;
   try {
+    if (!faults.empty()) raw_params.push_back("faults=" + faults);
     const ParamList params = parse_params(raw_params);
     const bool csv = vm.count("csv");
     if (csv) std::cout << "direction,frame_bytes,frames_per_s,x_realtime\n";

@@ -27,6 +27,13 @@ inline uint8_t param_hash(const char* name) {
   return static_cast<uint8_t>(h ^ h >> 8 ^ h >> 16 ^ h >> 24);
 }
 
+// The operation an opcode byte names. kFaultSpec came after the corpus and
+// the regressions were written: it takes the bytes 252..255, which none of
+// them uses as an opcode, and every other byte keeps the operation it named
+// before (byte % kFaultSpec), so each regression still replays its steps.
+inline constexpr uint8_t kFaultSpecFirstByte = 252;
+inline unsigned decode_op(uint8_t byte);
+
 // Header flags.
 inline constexpr uint8_t kFlagTiming = 0x01;      // timing=on (else functional mode)
 inline constexpr uint8_t kFlagLossy = 0x02;       // lossy-txpoll=on
@@ -82,8 +89,37 @@ enum Op : uint8_t {
   kIrqAck,       // u8 mode (bit 0: mask around the ack, as r8169's handler does)
   kNullReceive,  // u16 length
   kDoorbell,     // u8 TxPoll value
+  // The model's fault injection (rtl8168_fault_add/_clear/_list): u8 mode
+  // (FaultMode), u32 a, u32 b, u8 c; kFaultRaw then reads a % 128 bytes of text.
+  kFaultSpec,
   kOpCount
 };
+
+// kFaultSpec modes: a valid spec of each class built from a, b, c (the
+// target checks it is accepted unless the schedule is full), clear, list,
+// or raw bytes as a spec (garbage must be refused, never crash).
+enum FaultMode : uint8_t {
+  kFaultDmaRead,       // nth=a%64+1, count=c%4+1
+  kFaultDmaWrite,      // nth=a%64+1, count=c%4+1
+  kFaultDmaReadWin,    // addr=a%RAM - +b%4096, count=all or c%8+1
+  kFaultDmaWriteWin,   // same, writes
+  kFaultRxWithhold,    // at=+a%1ms, frame=b%8+1, count=c%16+1
+  kFaultRxFifoOver,    // frame=a%16+1, count=c%4+1
+  kFaultLink,          // at=+a%10ms; c%4: down, up, flap every 10us+b%1ms count c%8+1, speed
+  kFaultAutonegSlow,   // delay=a%10ms+1, count=c%3+1
+  kFaultSpuriousIrq,   // at=+a%10ms, bits=b|1 (16 bits), every 10us+.. when c&1, count c%5+1
+  kFaultIrqRaceAck,    // after=ack, bits=b (0: pull), count c%8+1 or all
+  kFaultIrqRaceRead,   // after=read, bits=b (0: pull), count c%4+1
+  kFaultTxStopFetch,   // frame=a%8+1, at=+b%1ms when c&1
+  kFaultClear,
+  kFaultList,
+  kFaultRaw,
+  kFaultModeCount
+};
+
+inline unsigned decode_op(uint8_t byte) {
+  return byte >= kFaultSpecFirstByte ? static_cast<unsigned>(kFaultSpec) : byte % kFaultSpec;
+}
 
 // kBringUp flags.
 inline constexpr uint8_t kUpChipReset = 0x01;  // ChipCmd reset and wait, as rtl_hw_reset
@@ -164,7 +200,7 @@ class Encoder {
   Encoder& u64(uint64_t v) {
     return u32(static_cast<uint32_t>(v)).u32(static_cast<uint32_t>(v >> 32));
   }
-  Encoder& op(Op o) { return u8(o); }
+  Encoder& op(Op o) { return u8(o == kFaultSpec ? unsigned{kFaultSpecFirstByte} : unsigned{o}); }
 };
 
 }  // namespace rtl8168_fuzz

@@ -83,6 +83,10 @@ void step(Encoder& e, TimeMode m, uint32_t amount = 0) { e.op(kTimeStep).u8(m).u
 void drain(Encoder& e, uint8_t n = 31) { step(e, kTimeDrain, n); }
 void ack(Encoder& e, bool mask = true) { e.op(kIrqAck).u8(mask); }
 void poll(Encoder& e) { e.op(kRxPoll); }
+// The model's fault injection (op kFaultSpec, fuzz_input.h FaultMode).
+void fault(Encoder& e, FaultMode m, uint32_t a = 0, uint32_t b = 0, uint8_t c = 0) {
+  e.op(kFaultSpec).u8(m).u32(a).u32(b).u8(c);
+}
 
 std::map<std::string, std::vector<uint8_t>> seeds() {
   std::map<std::string, std::vector<uint8_t>> s;
@@ -437,6 +441,101 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
     e.op(kMigrate).u8(0).u8(0);
     drain(e);
     add("timed-burst-link-flap", e);
+  }
+  // Fault injection (docs/FAULTS.md): every class, functional and timed,
+  // with the state saved and migrated while faults are pending.
+  for (uint8_t timed = 0; timed < 2; timed++) {
+    const std::string mode = timed ? "-timed" : "-functional";
+    const uint8_t f = timed ? kFlagTiming : 0;
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      fault(e, kFaultDmaRead, 0, 0, 0);           // the next read fails
+      tx(e, kTxKick, kRaw, 100);
+      fault(e, kFaultDmaWrite, 1, 0, 1);          // the 2nd write, twice
+      rx(e, kRxOurs, 100);
+      rx(e, kRxOurs, 100);
+      fault(e, kFaultDmaWriteWin, 0x0000, 0x3ff, 0);  // NPQ ring write-backs (count 1)
+      tx(e, kTxKick, kRaw, 200);
+      drain(e);
+      ack(e);
+      bring_up(e);  // the driver's reset after SYSErr
+      tx(e, kTxKick, kRaw, 200);
+      fault(e, kFaultList);
+      drain(e);
+      add("faults-dma" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      fault(e, kFaultRxWithhold, 0, 0, 3);  // 4 descriptor fetches find nothing
+      fault(e, kFaultRxFifoOver, 5, 0, 0);
+      for (int i = 0; i < 8; i++) rx(e, kRxOurs, 300, static_cast<uint8_t>(i));
+      drain(e);
+      poll(e);
+      ack(e);
+      add("faults-rx" + mode, e);
+    }
+    {
+      Encoder e = header(f | kFlagMsi);
+      bring_up(e);
+      fault(e, kFaultAutonegSlow, 2'000'000, 0, 0);
+      fault(e, kFaultLink, 100'000, 0, 0);    // down
+      fault(e, kFaultLink, 300'000, 0, 1);    // up
+      fault(e, kFaultLink, 600'000, 1, 3);    // speed 100, full
+      fault(e, kFaultLink, 900'000, 5000, 2); // flap every 15 us, 3 times
+      fault(e, kFaultSpuriousIrq, 50'000, 0x8000, 3);  // SYSErr|RxOK, every 10 us, 4 times
+      step(e, kTimeBig, 5'000'000);
+      ack(e);
+      fault(e, kFaultIrqRaceAck, 0, 0, 0x80);  // pull events after every ack
+      tx(e, kTxKick, kRaw, 1500);
+      rx(e, kRxOurs, 700);
+      ack(e);
+      ack(e);
+      fault(e, kFaultClear);
+      fault(e, kFaultIrqRaceRead, 0, 0x0004, 1);  // TxOK after 2 reads
+      ack(e, false);
+      ack(e, false);
+      drain(e);
+      add("faults-link-irq" + mode, e);
+    }
+    {
+      Encoder e = header(f);
+      bring_up(e);
+      fault(e, kFaultTxStopFetch, 2, 0, 0);  // frame 3 is never fetched
+      for (int i = 0; i < 4; i++) tx(e, kTxKick, kRaw, 100);
+      drain(e);
+      e.op(kSave).u8(0);
+      e.op(kMigrate).u8(0).u8(0);
+      e.op(kRegWriteKnown).u8(11).u32(0x08);  // ChipCmd: TxEnb off restarts the engine
+      e.op(kRegWriteKnown).u8(11).u32(0x0c);
+      e.op(kDoorbell).u8(0x40);
+      drain(e);
+      add("faults-tx-stall" + mode, e);
+    }
+  }
+  {
+    // Faults pending across save, load, migration and reset; specs of raw
+    // bytes (refused) and a full schedule.
+    Encoder e = header(kFlagTiming);
+    bring_up(e);
+    fault(e, kFaultSpuriousIrq, 2'000'000, 0x0100, 0);
+    fault(e, kFaultRxWithhold, 0, 1, 1);
+    fault(e, kFaultAutonegSlow, 1'000'000, 0, 1);
+    rx(e, kRxOurs, 100);
+    e.op(kSave).u8(0);
+    e.op(kLoad).u8(0).u8(1).u8(kMutByte).u32(100000).u32(0x41);  // into the fault text, mostly
+    e.op(kMigrate).u8(0).u8(0);
+    step(e, kTimeBig, 3'000'000);
+    for (int i = 0; i < 34; i++) fault(e, kFaultDmaRead, 1000 + i, 0, 0);  // 32 fit
+    e.op(kReset);
+    const char raw[] = "link:at=+1ms,flap,every=10us,count=all;dma-read:nth=0;garbage";
+    e.op(kFaultSpec).u8(kFaultRaw).u32(sizeof raw - 1).u32(0).u8(0);
+    for (char ch : std::string(raw)) e.u8(static_cast<uint8_t>(ch));
+    e.op(kFaultSpec).u8(kFaultRaw).u32(40).u32(0).u8(0);
+    for (int i = 0; i < 40; i++) e.u8(static_cast<uint8_t>(0xf0 + i));
+    fault(e, kFaultList);
+    add("faults-state-hostile", e);
   }
   // Issue 7's defects, one seed each: 1, 3, 4 and 7 broke an invariant of the
   // target on the model before 3a8cf17 (regressions/README.md); 6 is coverage.

@@ -129,6 +129,27 @@ int rtl8168_state_load(rtl8168* dev, const uint8_t* buf, size_t len, char* err, 
   return 0;
 }
 
+int rtl8168_fault_add(rtl8168* dev, uint64_t now, const char* spec, char* err, size_t errlen) {
+  if (!dev || !spec) {
+    set_err(err, errlen, "rtl8168_fault_add: null argument");
+    return -1;
+  }
+  const std::string msg = dev->dev.add_faults(now, spec);
+  if (!msg.empty()) {
+    set_err(err, errlen, msg);
+    return -1;
+  }
+  return 0;
+}
+void rtl8168_fault_clear(rtl8168* dev, uint64_t now) {
+  if (dev) dev->dev.clear_faults(now);
+}
+size_t rtl8168_fault_list(const rtl8168* dev, char* buf, size_t buflen) {
+  const std::string json = dev ? dev->dev.faults_json() : std::string("{}");
+  set_err(buf, buflen, json);
+  return json.size();
+}
+
 uint64_t rtl8168_trace_hash(const rtl8168* dev) { return dev->dev.trace_hash(); }
 uint64_t rtl8168_trace_events(const rtl8168* dev) { return dev->dev.trace_count(); }
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <functional>
 
+#include "fault_injector.h"
+
 namespace rtl8168sim {
 
 Config::Config() : profile(find_profile("8168c")), quirks(profile->quirks), t(profile->timing) {}
@@ -146,6 +148,18 @@ const std::vector<Param>& params() {
       uint_param("ephy-time", "ns", "One EPHY (PCIe SerDes PHY) access through EPHYAR (chips with side buses)", &TimingParams::ephy_time, 0, 1'000'000),
       uint_param("csi-time", "ns", "One CSI (configuration space) access through CSIAR (chips with side buses)", &TimingParams::csi_time, 0, 1'000'000),
       uint_param("timer-clock", "MHz", "TCTR count rate (RTL8169 datasheet: the PCI clock; PCIe parts: the 125 MHz core clock)", &TimingParams::timer_clock_mhz, 1, 1000),
+      // Last in the table: the fuzz target names parameters by a hash, and
+      // an index past the others keeps the earlier ones where they were.
+      {{"faults", "", "Fault schedule installed at every power-on/PCI reset, faults separated by ';' (docs/FAULTS.md: e.g. 'dma-read:nth=5;link:at=5ms,down'); empty: none"},
+       [](Config& c, const std::string& s) -> std::string {
+         std::vector<FaultSpec> list;
+         std::string err = parse_fault_list(s, list);
+         if (!err.empty()) return err;
+         c.faults.clear();
+         for (const FaultSpec& f : list) c.faults += (c.faults.empty() ? "" : ";") + format_fault(f);
+         return {};
+       },
+       [](const Config& c) { return c.faults; }},
   };
   return table;
 }

@@ -20,6 +20,9 @@ struct Config {
   Quirks quirks;
   int tx_mxdma = -1;    // -1: from TxConfig; 0..7 forces the TX burst (studies with r8169)
   TimingParams t;
+  // Fault schedule installed at every power-on (docs/FAULTS.md), canonical
+  // text; empty: none.
+  std::string faults;
 
   Config();
   // Effective timing: all zero in functional mode.

@@ -56,7 +56,11 @@ void Device::bad_call(Time now) {
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
     : irq(*this), phy(*this), tx(*this), txpoll(*this), rx(*this), tally(*this), timer(*this),
-      side(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {}
+      side(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
+  // Validated when the parameter was set (config.cc); a schedule that does
+  // not parse here installs nothing.
+  if (!parse_fault_list(cfg_.faults, configured_faults_).empty()) configured_faults_.clear();
+}
 
 void Device::power_on_reset(Time now) {
   Entry entry(*this, now);
@@ -76,6 +80,10 @@ void Device::power_on_reset(Time now) {
   stats = rtl8168_stats{};
   tally.counters = TallyCounters{};
   trace.reset();
+  // The fault schedule is test-bench state: a power-on drops what was added
+  // and re-installs the configured one, before the PHY's first
+  // autonegotiation (which autoneg-slow may delay).
+  faults.power_on(configured_faults_);
   txpoll.reset();
   phy.power_on();
   trace.power_on_reset(cfg_.profile->txconfig_reset);
@@ -123,8 +131,48 @@ void Device::dispatch(const Event& e) {
     case EventKind::MitigationTimer: irq.on_mitigation_timer(e.arg); break;
     case EventKind::ChipTimer: timer.on_match(); break;
     case EventKind::SideBusDone: side.on_done(static_cast<SideBus::Bus>(e.arg)); break;
+    case EventKind::FaultTimer: faults.on_timer(); break;
     case EventKind::kCount: break;
   }
+}
+
+// The events irq-race may bring forward: completions of the engines' work
+// and the mitigation timers, i.e. what raises RxOK/TxOK/TxDescUnavail.
+static bool pullable(EventKind k) {
+  return k == EventKind::TxDmaDone || k == EventKind::TxWireDone || k == EventKind::RxDescDone ||
+         k == EventKind::RxWriteDone || k == EventKind::MitigationTimer;
+}
+
+bool Device::has_pullable_event() const {
+  for (const Event& e : sched_.sorted()) {
+    if (pullable(e.kind)) return true;
+  }
+  return false;
+}
+
+void Device::pull_next_event() {
+  for (const Event& e : sched_.sorted()) {
+    if (!pullable(e.kind)) continue;
+    sched_.cancel(e.kind, e.arg);  // each (kind, arg) is pending at most once
+    dispatch(Event{now_, e.seq, e.kind, e.arg});
+    return;
+  }
+}
+
+std::string Device::add_faults(Time now, std::string_view spec) {
+  Entry entry(*this, now);
+  advance_to(now);
+  std::string err = faults.add(spec);
+  advance_to(now_);  // a fault due now fires before the call returns
+  finish_entry();
+  return err;
+}
+
+void Device::clear_faults(Time now) {
+  Entry entry(*this, now);
+  advance_to(now);
+  faults.clear();
+  finish_entry();
 }
 
 // Natural alignment, 1/2/4 bytes, inside the 256-byte file (64-bit compare:
@@ -186,6 +234,10 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
   } else {
     trace.reg_read_unimp(off, size, v);
   }
+  if (!faults.empty() && off <= reg::IntrStatus + 1u && off + size > reg::IntrStatus) {
+    irq.on_status_read();  // the value read is the one before (irq-race)
+    advance_to(now_);
+  }
   finish_entry();
   return v;
 }
@@ -245,8 +297,8 @@ void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_c
       }
       break;
     }
-    case Hook::IntrMask:
-    case Hook::IntrStatus: irq.update(); break;
+    case Hook::IntrMask: irq.update(); break;
+    case Hook::IntrStatus: irq.on_status_ack(); break;
     case Hook::Phyar: phy.on_phyar_write(); break;
     case Hook::CounterAddrLow: tally.on_command_write(); break;
     case Hook::Csiar:
@@ -334,6 +386,10 @@ void Device::set_link(Time now, bool up) {
 bool Device::dma_read(uint64_t addr, void* buf, size_t len) {
   if (len == 0) return true;
   work_dma_++;
+  if (faults.dma_fails(false, addr, len)) {  // injected (fault_fired traced): the host is not asked
+    std::memset(buf, 0, len);
+    return false;
+  }
   if (addr + len < addr || ops_.dma_read(ops_.opaque, addr, buf, len) != 0) {
     trace.dma_failed(addr, len, 0);
     std::memset(buf, 0, len);
@@ -345,6 +401,7 @@ bool Device::dma_read(uint64_t addr, void* buf, size_t len) {
 bool Device::dma_write(uint64_t addr, const void* buf, size_t len) {
   if (len == 0) return true;
   work_dma_++;
+  if (faults.dma_fails(true, addr, len)) return false;  // injected: guest memory untouched
   if (addr + len < addr || ops_.dma_write(ops_.opaque, addr, buf, len) != 0) {
     trace.dma_failed(addr, len, 1);
     return false;

@@ -17,6 +17,7 @@
 
 #include "chip_timer.h"
 #include "config.h"
+#include "fault_injector.h"
 #include "irq.h"
 #include "phy.h"
 #include "reg_file.h"
@@ -46,6 +47,11 @@ class Device {
   void set_link(Time now, bool up);
   std::vector<uint8_t> save() const;
   std::string load(std::span<const uint8_t> blob);  // empty on success
+  // Fault injection (fault_injector.h): add faults from a spec (empty string
+  // on success, else why nothing was added), drop them all, list them.
+  std::string add_faults(Time now, std::string_view spec);
+  void clear_faults(Time now);
+  std::string faults_json() const { return faults.to_json(); }
 
   // ---- services for the components ----
   Time now() const { return now_; }
@@ -87,6 +93,10 @@ class Device {
   void set_intx(int level) { ops_.set_intx(ops_.opaque, level); }
   // PHY -> MAC: link state changed (PHYstatus from the PHY, LinkChg).
   void on_link_change();
+  // irq-race (fault_injector.h): is a device event pending that could run
+  // now, and run the earliest one at once (its completion comes early).
+  bool has_pullable_event() const;
+  void pull_next_event();
 
   RegFile regs;
   Irq irq;
@@ -98,6 +108,7 @@ class Device {
   ChipTimer timer;
   SideBus side;  // ERI / EPHY / CSI of profiles with side_buses
   rtl8168_stats stats{};
+  FaultInjector faults{*this};  // the fault schedule (test-bench state)
   // Typed trace events (rtl8168/trace_events.def): trace.reg_read(off, size, v).
   Tracer trace{ops_, now_};
   uint64_t trace_hash() const { return trace.hash(); }
@@ -127,6 +138,7 @@ class Device {
   Time max_event_delay(EventKind kind) const;
 
   Config cfg_;
+  std::vector<FaultSpec> configured_faults_;  // the `faults` parameter, parsed
   TimingParams timing_;
   rtl8168_host_ops ops_;
   Scheduler sched_;

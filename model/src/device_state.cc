@@ -15,9 +15,13 @@
 // profiles that have them), statistics field by field (each by name in
 // kStatsFields, so adding a counter is a visible layout change), trace hash
 // and count, TxPoll read-back deadlines, pending events, next event
-// sequence number.
+// sequence number; then (version 4) the fault-injection state: the
+// statistics added with it, the PHY's link-fault state and the fault
+// schedule with its counters (fault_injector.h). Appended at the end so the
+// offsets of everything before stay what they were in version 3.
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "device.h"
 
@@ -27,8 +31,8 @@ namespace {
 
 constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
 // 2: RX FIFO entries carry their reservation. 3: chip timer, statistics
-// field by field, TX error stop, validated cross-field.
-constexpr uint32_t kStateVersion = 3;
+// field by field, TX error stop, validated cross-field. 4: fault injection.
+constexpr uint32_t kStateVersion = 4;
 constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending (about 12)
 // The clock and the event sequence number count up from 0 at power-on (one
 // per scheduled event); 2^62 is 146 years of virtual time. Later values were
@@ -51,9 +55,14 @@ constexpr uint64_t rtl8168_stats::*kStatsFields[] = {
     &rtl8168_stats::sys_errors,         &rtl8168_stats::tx_writeback_errors,
     &rtl8168_stats::bad_calls,          &rtl8168_stats::work_yields,
 };
-static_assert(sizeof(kStatsFields) / sizeof(kStatsFields[0]) * sizeof(uint64_t) ==
+// Version 4's tail.
+constexpr uint64_t rtl8168_stats::*kFaultStatsFields[] = {
+    &rtl8168_stats::faults_fired,
+    &rtl8168_stats::rx_dropped_fifo_over,
+};
+static_assert((std::size(kStatsFields) + std::size(kFaultStatsFields)) * sizeof(uint64_t) ==
                   sizeof(rtl8168_stats),
-              "every rtl8168_stats field must be listed in kStatsFields");
+              "every rtl8168_stats field must be listed in kStatsFields or kFaultStatsFields");
 
 }  // namespace
 
@@ -116,6 +125,10 @@ void Device::visit_state(Archive& a, std::string* why) {
   uint64_t next_seq = sched_.next_seq();
   a.io(next_seq);
   if (a.loading() && a.ok()) sched_.restore(std::move(events), next_seq);
+  // Version 4: fault injection.
+  for (const auto field : kFaultStatsFields) a.io(stats.*field);
+  phy.visit_faults(a);
+  faults.visit(a);
 }
 
 std::vector<uint8_t> Device::save() const {
@@ -140,7 +153,8 @@ Time Device::max_event_delay(EventKind kind) const {
   switch (kind) {
     case EventKind::PhyarDone: return t.phyar_time;
     case EventKind::PhyResetDone: return t.phy_reset_time;
-    case EventKind::PhyAnDone: return t.phy_an_time;
+    // autoneg-slow may have lengthened it (even if the fault is gone since).
+    case EventKind::PhyAnDone: return t.phy_an_time + FaultInjector::kMaxAutonegDelay;
     case EventKind::ChipResetDone: return t.chip_reset_time;
     case EventKind::DtccrDone: return t.dtccr_time + dma_write_time(t, 64);
     case EventKind::TxDmaDone: return std::max(dma_read_time(t, TxEngine::kMaxReadRequest), yield);
@@ -156,6 +170,8 @@ Time Device::max_event_delay(EventKind kind) const {
       return ((uint64_t{1} << 32) * 1000 + mhz - 1) / mhz + 1;
     }
     case EventKind::SideBusDone: return std::max({t.eri_time, t.ephy_time, t.csi_time});
+    // A fault's own time (check_events() wants exactly the schedule's next).
+    case EventKind::FaultTimer: return kMaxClock;
     case EventKind::kCount: break;
   }
   return 0;
@@ -222,6 +238,14 @@ const char* Device::check_events() const {
       return "side-bus access does not match its completion event";
   }
   if (count(EventKind::SideBusDone) != busy_buses) return "side-bus event for no bus";
+  // FaultInjector::reschedule() keeps one FaultTimer at the schedule's next
+  // firing, and none when nothing is due.
+  const Time due = faults.next_due();
+  if (count(EventKind::FaultTimer) != (due != kNever ? 1u : 0u))
+    return "fault timer does not match the fault schedule";
+  for (const Event& e : events) {
+    if (e.kind == EventKind::FaultTimer && e.time != due) return "fault timer not at the schedule's next firing";
+  }
   return nullptr;
 }
 
@@ -249,6 +273,7 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
   if (!why) why = rx.check();
   if (!why) why = timer.check(now_);
   if (!why && cfg_.profile->side_buses) why = side.check();
+  if (!why) why = faults.check();
   if (!why) why = check_events();
   if (why) {
     err = std::string("inconsistent state blob: ") + why;

@@ -47,6 +47,18 @@ void Irq::update() {
   }
 }
 
+// r8169's handler reads IntrStatus, handles what it read and acks exactly
+// that (rtl8169_interrupt: rtl_get_events ... rtl_ack_events(tp, status));
+// an event the chip latches between the read and the ack, or right after the
+// ack, is the race the pre-2009 handler lost (docs/HISTORY.md §2). The
+// irq-race fault makes one happen at each read or ack.
+void Irq::on_status_read() { d_.faults.irq_race(false); }
+
+void Irq::on_status_ack() {
+  update();
+  d_.faults.irq_race(true);
+}
+
 // Timer unit per INTT (CPlusCmd 1:0), r8169 rtl_coalesce_info_8168_8136:
 // COALESCE_DELAY(5120) at 1000 Mbit/s = {5120, 40960, 81920, 163840} ns;
 // 100 Mbit/s uses half of that and 10 Mbit/s eight times it.

@@ -26,6 +26,10 @@ class Irq {
   void raise_moderated(unsigned which);
   // Re-evaluate INT after IntrStatus/IntrMask changed.
   void update();
+  // The driver read IntrStatus / wrote it (the W1C ack, already applied):
+  // the point where an event that races the handler lands (irq-race fault).
+  void on_status_read();
+  void on_status_ack();
   void on_mitigate_write();
   void on_mitigation_timer(uint64_t arg);
   bool level() const { return int_level_; }

@@ -21,6 +21,8 @@ void Phy::load_defaults() {
 }
 
 void Phy::power_on() {
+  fault_down_ = false;  // the fault schedule restarts with the power-on (fault_injector.h)
+  partner_ = kPartnerAll;
   load_defaults();
   link_ = false;
   latched_link_ = false;
@@ -36,12 +38,13 @@ void Phy::restart_an() {
   r0(LPA) = 0;
   r0(STAT1000) = 0;
   d_.cancel(EventKind::PhyAnDone);  // superseded (it would be ignored by its generation)
-  if (!host_link_ || (r0(BMCR) & BMCR_PDOWN)) return;
-  d_.schedule_in(d_.timing().phy_an_time, EventKind::PhyAnDone, an_gen_);
+  if (!carrier() || (r0(BMCR) & BMCR_PDOWN)) return;
+  // autoneg-slow: a partner that takes longer to answer.
+  d_.schedule_in(d_.timing().phy_an_time + d_.faults.autoneg_delay(), EventKind::PhyAnDone, an_gen_);
 }
 
 void Phy::on_an_done(uint64_t gen) {
-  if (gen != an_gen_ || !host_link_ || (r0(BMCR) & BMCR_PDOWN)) return;
+  if (gen != an_gen_ || !carrier() || (r0(BMCR) & BMCR_PDOWN)) return;
   const uint16_t bmcr = r0(BMCR);
   if (!(bmcr & BMCR_ANENABLE)) {
     // Forced mode (BMCR speed bits, IEEE 802.3 22.2.4.1.3).
@@ -49,21 +52,37 @@ void Phy::on_an_done(uint64_t gen) {
     set_link(true, mbps, (bmcr & BMCR_FULLDPLX) != 0);
     return;
   }
-  // Resolve against a partner advertising 10/100/1000 half and full.
+  // Resolve against the partner's abilities (10/100/1000 half and full
+  // unless a link fault changed them): the best common mode (IEEE 802.3
+  // Annex 28B.3 priority).
   const uint16_t adv = r0(ADVERTISE), ctrl1000 = r0(CTRL1000);
+  const uint8_t p = partner_;
   uint32_t mbps = 0;
   bool full = false;
-  if (ctrl1000 & ADVERTISE_1000FULL) mbps = 1000, full = true;
-  else if (ctrl1000 & ADVERTISE_1000HALF) mbps = 1000, full = false;
-  else if (adv & ADVERTISE_100FULL) mbps = 100, full = true;
-  else if (adv & ADVERTISE_100HALF) mbps = 100, full = false;
-  else if (adv & ADVERTISE_10FULL) mbps = 10, full = true;
-  else if (adv & ADVERTISE_10HALF) mbps = 10, full = false;
+  if ((ctrl1000 & ADVERTISE_1000FULL) && (p & k1000F)) mbps = 1000, full = true;
+  else if ((ctrl1000 & ADVERTISE_1000HALF) && (p & k1000H)) mbps = 1000, full = false;
+  else if ((adv & ADVERTISE_100FULL) && (p & k100F)) mbps = 100, full = true;
+  else if ((adv & ADVERTISE_100HALF) && (p & k100H)) mbps = 100, full = false;
+  else if ((adv & ADVERTISE_10FULL) && (p & k10F)) mbps = 10, full = true;
+  else if ((adv & ADVERTISE_10HALF) && (p & k10H)) mbps = 10, full = false;
   if (mbps == 0) return;  // nothing in common: no link
   r0(BMSR) |= BMSR_ANEGCOMPLETE;
-  r0(LPA) = kPartnerLpa;
-  r0(STAT1000) = 0x3800;  // local + remote receiver OK, partner 1000/full
+  r0(LPA) = partner_lpa();
+  // Local + remote receiver OK, and the partner's 1000BASE-T abilities
+  // (STAT1000 LPA_1000FULL 0x0800, LPA_1000HALF 0x0400).
+  r0(STAT1000) = static_cast<uint16_t>(0x3000 | ((p & k1000F) ? 0x0800 : 0) | ((p & k1000H) ? 0x0400 : 0));
   set_link(true, mbps, full);
+}
+
+// The partner's base page: ACK | pause | its 10/100 abilities | CSMA
+// (kPartnerLpa when it has them all).
+uint16_t Phy::partner_lpa() const {
+  uint16_t lpa = kPartnerLpa & ~(ADVERTISE_10HALF | ADVERTISE_10FULL | ADVERTISE_100HALF | ADVERTISE_100FULL);
+  if (partner_ & k10H) lpa |= ADVERTISE_10HALF;
+  if (partner_ & k10F) lpa |= ADVERTISE_10FULL;
+  if (partner_ & k100H) lpa |= ADVERTISE_100HALF;
+  if (partner_ & k100F) lpa |= ADVERTISE_100FULL;
+  return lpa;
 }
 
 void Phy::set_link(bool up, uint32_t mbps, bool full) {
@@ -241,7 +260,32 @@ void Phy::set_host_link(bool up) {
     if (link_) set_link(false, 0, false);
     return;
   }
-  restart_an();
+  if (carrier()) restart_an();
+}
+
+// Carrier lost / back, as a cable pull would: down at once (LinkChg), up
+// after a fresh autonegotiation.
+void Phy::set_fault_carrier(bool up) {
+  if (up == !fault_down_) return;
+  fault_down_ = !up;
+  if (!up) {
+    an_gen_++;
+    if (link_) set_link(false, 0, false);
+    return;
+  }
+  if (carrier()) restart_an();
+}
+
+void Phy::set_partner(uint32_t mbps, bool full) {
+  const uint8_t mode = mbps == 1000 ? (full ? k1000F : k1000H)
+                       : mbps == 100 ? (full ? k100F : k100H)
+                                     : (full ? k10F : k10H);
+  partner_ = mode;
+  // A speed change is a link drop and a new negotiation (the partner
+  // restarts autonegotiation when its abilities change).
+  an_gen_++;
+  if (link_) set_link(false, 0, false);
+  if (carrier() && !(r0(BMCR) & (BMCR_PDOWN | BMCR_RESET))) restart_an();
 }
 
 
@@ -260,12 +304,20 @@ void Phy::visit(Archive& a) {
   a.io(an_gen_);
 }
 
+void Phy::visit_faults(Archive& a) {
+  a.io(fault_down_);
+  a.io(partner_);
+}
+
 const char* Phy::check() const {
   if (!generic() && page_ >= kPages) return "PHY page out of range";
   if (page_ > 0xffff) return "PHY page out of range";
   if (link_ && speed_ != 10 && speed_ != 100 && speed_ != 1000) return "PHY link speed invalid";
   if (!link_ && (speed_ != 0 || full_)) return "PHY link down with a speed";
-  if (link_ && !host_link_) return "PHY link up without carrier";
+  if (link_ && !carrier()) return "PHY link up without carrier";
+  // set_partner() keeps exactly one mode, power_on() all of them.
+  if (partner_ != kPartnerAll && (partner_ == 0 || (partner_ & (partner_ - 1)) != 0))
+    return "PHY link partner abilities invalid";
   // BMSR.LSTATUS latches low: a link loss clears the latch and a read
   // re-arms it to the current link (set_link, read), so it is never up
   // while the link is down.

@@ -48,6 +48,13 @@ class Phy {
   void on_reset_done();
   void on_an_done(uint64_t gen);
   void set_host_link(bool up);
+  // Link faults (fault_injector.h). The carrier is up while both the host
+  // (QEMU set_link) and the fault schedule say so.
+  void set_fault_carrier(bool up);
+  bool fault_carrier() const { return !fault_down_; }
+  // The link partner now advertises only `mbps` at that duplex (a switch
+  // port reconfigured): the link drops and autonegotiation resolves anew.
+  void set_partner(uint32_t mbps, bool full);
   void on_phyar_write();        // PHYAR written: an MDIO frame starts
   void on_phyar_done();         // ... and completes (read data / write applied)
   uint8_t mac_status() const;   // PHYstatus as the MAC reports this PHY's state
@@ -62,9 +69,15 @@ class Phy {
 
   // The component's state in the blob, for save and load alike (state_io.h).
   void visit(Archive& a);
+  // The link-fault state (carrier, partner abilities): blob version 4's tail.
+  void visit_faults(Archive& a);
   const char* check() const;  // nullptr when the loaded state is consistent
 
  private:
+  // Partner abilities (bit per mode), kPartnerAll by default.
+  enum : uint8_t { k10H = 1, k10F = 2, k100H = 4, k100F = 8, k1000H = 16, k1000F = 32, kPartnerAll = 63 };
+  bool carrier() const { return host_link_ && !fault_down_; }
+  uint16_t partner_lpa() const;
   void load_defaults();
   void restart_an();
   void schedule_reset_done();
@@ -84,6 +97,8 @@ class Phy {
   uint32_t speed_ = 0;
   bool full_ = false;
   uint64_t an_gen_ = 0;        // identifies the autonegotiation in flight
+  bool fault_down_ = false;    // a link fault holds the carrier down
+  uint8_t partner_ = kPartnerAll;
 };
 
 }  // namespace rtl8168sim

@@ -12,7 +12,7 @@ namespace rtl8168sim {
 namespace {
 enum RxDropReason : uint64_t {
   kRunt = 1, kDisabled = 2, kFilter = 3, kTooLong = 4, kNoDesc = 5, kDescDma = 6, kDataDma = 7,
-  kBufferTooSmall = 8,
+  kBufferTooSmall = 8, kFifoOver = 9,
 };
 constexpr size_t kMinFrame = 60;  // a shorter frame is padded, as the sender's MAC would have
 }  // namespace
@@ -117,6 +117,16 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     host_waiting_ = true;  // back-pressure: the host keeps the frame
     return false;
   }
+  if (d_.faults.rx_fifo_over()) {
+    // rx-fifo-over fault: the frame overflows the FIFO and is lost, as when
+    // the host bus cannot keep up (RxFIFOOver; r8169 counts it through the
+    // tally's rx_missed, and resets the chip on VER_11 only).
+    d_.stats.rx_dropped_fifo_over++;
+    d_.tally.counters.rx_missed++;
+    d_.irq.raise(reg::RxFIFOOver);
+    d_.trace.rx_drop(kFifoOver, frame.size());
+    return true;
+  }
   // Take the frame into the FIFO: strip the tag and verify checksums on the
   // way in, as the MAC does.
   RxFrame& f = fifo_.push_back();
@@ -184,9 +194,9 @@ void RxEngine::on_desc_done() {
   const RawDesc rd = decode_desc(raw);
   desc_opts1_ = rd.opts1;
   desc_addr_ = rd.addr;
-  if (!(desc_opts1_ & desc::DescOwn)) {
-    // No buffer: the frame is lost in the FIFO (RxOverflow; r8169 counts
-    // it via the tally's rx_missed).
+  if (!(desc_opts1_ & desc::DescOwn) || d_.faults.rx_withhold()) {
+    // No buffer (or rx-withhold: one withheld): the frame is lost in the
+    // FIFO (RxOverflow; r8169 counts it via the tally's rx_missed).
     d_.stats.rx_dropped_no_desc++;
     d_.tally.counters.rx_missed++;
     d_.regs.set32(reg::RxMissed, d_.regs.u32(reg::RxMissed) + 1);

@@ -26,6 +26,7 @@ enum class EventKind : uint8_t {
   MitigationTimer,  // IntrMitigate timer (arg: 0 = RX, 1 = TX)
   ChipTimer,        // TCTR reached TimerInt
   SideBusDone,      // an ERI / EPHY / CSI access finished (arg: side_bus.h Bus)
+  FaultTimer,       // a time-triggered fault is due (fault_injector.h)
   kCount
 };
 

@@ -78,6 +78,7 @@ void TxEngine::halt() {
   pending_ = {false, false};
   busy_ = false;
   error_stop_ = false;
+  d_.faults.on_tx_halt();  // a restart ends a tx-stop-fetch stall too
   phase_ = Phase::Idle;
   unit_reserved_ = false;
   clear_frame();
@@ -146,6 +147,7 @@ void TxEngine::doorbell(unsigned q) {
 
 void TxEngine::fetch_desc() {
   if (error_stop_) return;
+  if (descs_.empty() && d_.faults.tx_stop_fetch()) return stall();
   const Time now = d_.now();
   if (now != walk_instant_) {
     walk_instant_ = now;
@@ -449,6 +451,21 @@ void TxEngine::end_walk() {
     return;
   }
   d_.irq.raise(reg::TxDescUnavail);
+  rd_addr_ = 0;
+  rd_len_ = 0;
+  if (fifo_.empty()) {
+    go_idle();
+  } else {
+    phase_ = Phase::Drain;
+  }
+}
+
+// tx-stop-fetch (fault_injector.h): the DMA engine fetches nothing more
+// until TxEnb off/on, StopReq or a reset restarts it; frames already in the
+// FIFO still leave. No TxDescUnavail: a hung engine reports nothing, and the
+// driver learns of it from its TX watchdog (r8169 rtl8169_tx_timeout).
+void TxEngine::stall() {
+  pending_ = {false, false};
   rd_addr_ = 0;
   rd_len_ = 0;
   if (fifo_.empty()) {

@@ -95,6 +95,7 @@ class TxEngine {
   void decode_offload();
   void seek(uint32_t stream_pos);
   void end_walk();
+  void stall();  // tx-stop-fetch fault: the walk ends without a fetch
   void go_idle();
   void kick_wire();
   void fill_writeback(WireFrame& f) const;

@@ -36,6 +36,8 @@ struct BlobMap {
   size_t events = 0;  // first event
   uint32_t nevents = 0;
   size_t next_seq = 0;
+  size_t fault_stats = 0, phy_faults = 0, faults = 0;  // version 4's tail
+  uint32_t nfaults = 0;
   bool ok = false;
 
   static BlobMap parse(const std::vector<uint8_t>& b) {
@@ -112,6 +114,18 @@ struct BlobMap {
     p += 25 * m.nevents;
     m.next_seq = p;
     p += 8;
+    // Version 4: fault statistics, the PHY's link-fault state, the schedule.
+    m.fault_stats = p;
+    p += 2 * 8;
+    m.phy_faults = p;
+    p += 1 + 1;
+    m.nfaults = u32();
+    m.faults = p;
+    for (uint32_t i = 0; i < m.nfaults; i++) {
+      bytes();      // canonical spec
+      p += 3 * 8;   // seen, fired, base
+    }
+    p += 1;  // TX stalled
     m.ok = p == b.size();
     return m;
   }

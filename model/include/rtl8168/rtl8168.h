@@ -154,7 +154,10 @@ void rtl8168_destroy(rtl8168 *dev);
 
 /* Power-on / PCI function reset (not the ChipCmd software reset): every
  * register to its reset value, MAC reloaded from the configuration, PHY
- * reset, pending events dropped, INTx deasserted. */
+ * reset, pending events dropped, INTx deasserted, statistics zero. Faults
+ * added with rtl8168_fault_add are dropped and the `faults` parameter's
+ * schedule is installed again (a configured fault due at `now` fires
+ * inside the call, and is counted). */
 void rtl8168_reset(rtl8168 *dev, uint64_t now);
 
 /* ---- guest register access -------------------------------------------- */
@@ -164,7 +167,8 @@ void rtl8168_reset(rtl8168 *dev, uint64_t now);
  * decode nothing: they read 0 and writes are ignored (traced). Accesses the
  * hardware does not support (unaligned, 8-byte, beyond the BAR) read as
  * all-ones, are ignored and are counted as bad_access. Reads have no side
- * effects. */
+ * effects, except that an irq-race:after=read fault (docs/FAULTS.md) makes
+ * a device event happen right after an IntrStatus read. */
 uint64_t rtl8168_reg_read(rtl8168 *dev, uint64_t now, uint32_t offset, unsigned size);
 void rtl8168_reg_write(rtl8168 *dev, uint64_t now, uint32_t offset, uint64_t value,
                        unsigned size);
@@ -204,6 +208,28 @@ size_t rtl8168_state_save(const rtl8168 *dev, uint8_t *buf, size_t buflen);
  * truncated). Never raises an interrupt or calls transmit; it re-arms the
  * timer and re-drives the INTx level only. */
 int rtl8168_state_load(rtl8168 *dev, const uint8_t *buf, size_t len, char *err, size_t errlen);
+
+/* ---- fault injection (docs/FAULTS.md) ------------------------------------ */
+
+/* Add one or more faults to the device's schedule: `spec` is
+ * "class[:key=value,...]" with several faults separated by ';'
+ * ("dma-read:nth=5", "link:at=+5ms,down;spurious-irq:at=2ms,bits=0x8001").
+ * A fault fires from its trigger (virtual time, the Nth DMA transaction /
+ * frame / IntrStatus access, a guest address window), deterministically,
+ * and each firing is a fault_fired trace event. Returns 0, or -1 with a
+ * message in err (the fault, the key, the accepted values) and nothing
+ * added. At most 32 faults; numbers are bounded (see docs/FAULTS.md).
+ * rtl8168_reset drops the added faults and re-installs the `faults`
+ * parameter's schedule; a ChipCmd reset keeps the schedule. */
+int rtl8168_fault_add(rtl8168 *dev, uint64_t now, const char *spec, char *err, size_t errlen);
+/* Drop every fault (the configured ones too, until the next rtl8168_reset). */
+void rtl8168_fault_clear(rtl8168 *dev, uint64_t now);
+/* The schedule as one JSON object (for a QMP query- command):
+ * {"faults": [{"index": 0, "spec": "dma-read:nth=5,count=1", "class":
+ * "dma-read", "state": "armed|waiting|done|active", "seen": N, "fired": N,
+ * "next": T|null}, ...], "tx_stalled": false, "fired_total": N}.
+ * snprintf semantics: returns the length the full text needs. */
+size_t rtl8168_fault_list(const rtl8168 *dev, char *buf, size_t buflen);
 
 /* ---- observability ---------------------------------------------------- */
 
@@ -288,6 +314,8 @@ typedef struct rtl8168_stats {
   uint64_t tx_writeback_errors;            /* failed descriptor write-backs (TX stops) */
   uint64_t bad_calls;                      /* API misuse (e.g. receive of a NULL frame) */
   uint64_t work_yields;                    /* entry points that hit the work bound */
+  uint64_t faults_fired;                   /* injected faults fired (rtl8168_fault_add) */
+  uint64_t rx_dropped_fifo_over;           /* RX FIFO overflow forced by rx-fifo-over */
 } rtl8168_stats;
 
 void rtl8168_get_stats(const rtl8168 *dev, rtl8168_stats *out);

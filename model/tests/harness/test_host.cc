@@ -146,6 +146,27 @@ bool TestHost::step_one(uint64_t limit) {
   return true;
 }
 
+int TestHost::add_fault(const std::string& spec, std::string* err) {
+  Enter e(*this);
+  char msg[512] = "";
+  const int rc = rtl8168_fault_add(dev_, now_, spec.c_str(), msg, sizeof msg);
+  if (err) *err = msg;
+  return rc;
+}
+
+void TestHost::clear_faults() {
+  Enter e(*this);
+  rtl8168_fault_clear(dev_, now_);
+}
+
+std::string TestHost::faults_json() const {
+  const size_t n = rtl8168_fault_list(dev_, nullptr, 0);
+  std::string s(n + 1, '\0');
+  rtl8168_fault_list(dev_, s.data(), s.size());
+  s.resize(n);
+  return s;
+}
+
 uint64_t TestHost::read(uint32_t off, unsigned size) {
   Enter e(*this);
   return rtl8168_reg_read(dev_, now_, off, size);

@@ -105,6 +105,10 @@ class TestHost {
   bool can_receive();
   void set_link(bool up);
   void reset();  // PCI function reset
+  // Fault injection at now() (rtl8168_fault_add / _clear / _list).
+  int add_fault(const std::string& spec, std::string* err = nullptr);
+  void clear_faults();
+  std::string faults_json() const;
 
   rtl8168_stats stats() const;
   uint64_t trace_hash() const { return rtl8168_trace_hash(dev_); }
