@@ -10,7 +10,9 @@ namespace {
 void usage(std::ostream& os) {
   os << "usage: rtl8168-bench COMMAND [OPTIONS]\n"
         "  mtu-sweep --burst {128,256,512,1024,unlimited} --mtu FROM:TO[:STEP] [--csv]\n"
-        "        TSO TCP goodput versus MTU and TX DMA burst (the 2012 study)\n"
+        "        [--offloads {tso,sg-csum,csum}]\n"
+        "        TCP goodput versus MTU and TX DMA burst: TSO (the 2012 study), SG +\n"
+        "        checksum without TSO (the 2019 report) or SG off\n"
         "  episode txpoll-stall --driver {old,fixed}\n"
         "  episode msi-lost-irq --driver {old,fixed} [--irq {msi,intx}]\n"
         "        register-level reproductions of the 2007 and 2009 r8169 bugs\n"

@@ -117,6 +117,8 @@ void Device::dispatch(const Event& e) {
     case EventKind::ChipResetDone: software_reset_done(); break;
     case EventKind::DtccrDone: tally.on_done(); break;
     case EventKind::TxDmaDone: tx.on_dma_done(); break;
+    case EventKind::TxDescDone: tx.on_prefetch_done(); break;
+    case EventKind::RxPrefetchDone: rx.on_prefetch_done(); break;
     case EventKind::TxWireDone: tx.on_wire_done(); break;
     case EventKind::RxDescDone: rx.on_desc_done(); break;
     case EventKind::RxWriteDone: rx.on_write_done(); break;

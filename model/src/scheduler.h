@@ -26,6 +26,8 @@ enum class EventKind : uint8_t {
   MitigationTimer,  // IntrMitigate timer (arg: 0 = RX, 1 = TX)
   ChipTimer,        // TCTR reached TimerInt
   SideBusDone,      // an ERI / EPHY / CSI access finished (arg: side_bus.h Bus)
+  TxDescDone,       // the TX descriptor prefetcher's read completed
+  RxPrefetchDone,   // the RX engine's read of the next descriptor completed
   kCount
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // State blobs whose fields each look plausible but whose combination is
 // unreachable from power-on: each test saves a real device, patches one field
-// (located by a walk of the version-3 layout of device_state.cc, 8168c
+// (located by a walk of the version-4 layout of device_state.cc, 8168c
 // profile), and checks that rtl8168_state_load refuses the blob and says why.
 // Before the checks existed, each of these loaded, and then: an over-read of
 // the TX descriptor list (a host crash), a stuck TX engine or PHY reset, NPQ
@@ -30,7 +30,7 @@ struct BlobMap {
   uint32_t tx_ndescs = 0;
   uint8_t phase = 0;
   size_t tx_cur_desc = 0, tx_cur_off = 0, tx_stream_pos = 0;
-  uint32_t tx_fifo_frames = 0, rx_fifo_frames = 0;
+  uint32_t tx_fifo_frames = 0, rx_fifo_frames = 0, tx_prefetched = 0;
   uint8_t tx_wire_busy = 0;
   size_t txpoll = 0, timer_start = 0;
   size_t events = 0;  // first event
@@ -93,8 +93,12 @@ struct BlobMap {
       p += 4 + 1 + 4 + 1;
       p += 12 * u32();
     }
+    m.tx_prefetched = u32();
+    p += 20 * m.tx_prefetched;
+    p += 4 + 1 + 1 + 1;  // prefetch position, read in flight, stopped, failed
     // RX
     p += 4 + 1 + 4 + 8 + 4 + 1 + 1;
+    p += 1 + 1 + 4 + 4 + 8;  // prefetch: in flight, kept, slot, opts1, addr
     m.rx_fifo_frames = u32();
     for (uint32_t i = 0; i < m.rx_fifo_frames; i++) {
       bytes();
@@ -130,7 +134,7 @@ void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
   for (int i = 0; i < 8; i++) b.at(at + i) = static_cast<uint8_t>(v >> (8 * i));
 }
 
-enum TxPhase : uint8_t { kIdle, kFetchDesc, kFetchHeader, kFetchData, kWaitFifo, kDrain };
+enum TxPhase : uint8_t { kIdle, kFetchDesc, kFetchHeader, kFetchData, kWaitFifo, kDrain, kWaitDesc };
 enum Kind : uint8_t { kPhyarDone = 0, kTxDmaDone = 5, kTxWireDone = 6 };
 
 Params params(Params extra = {}) {
@@ -205,7 +209,8 @@ std::vector<uint8_t> wait_fifo_blob(Nic& nic) {
 // continue_fetch reads descs_[cur_desc_]); the cursor was checked only while
 // fetching, so a WaitFifo blob could point it past the descriptor list.
 TEST(ApiStateLoadSmallFifo, TxCursorWhileWaitingForFifoRoomIsChecked) {
-  const Params p = params({{"tx-fifo-size", "6148"}, {"pcie-bandwidth", "100000"}});
+  const Params p = params(
+      {{"tx-fifo-size", "6148"}, {"pcie-bandwidth", "100000"}, {"dma-read-rate", "0"}});
   Nic nic(p);
   const std::vector<uint8_t> blob = wait_fifo_blob(nic);
   const BlobMap map = BlobMap::parse(blob);
@@ -226,12 +231,14 @@ TEST(ApiStateLoadSmallFifo, TxCursorWhileWaitingForFifoRoomIsChecked) {
 
 // Descriptors collected before LS carry their ring index into the frame's
 // write-back and, on a halt, into the ring position: they must follow each
-// other from the ring position as desc_fetched() took them.
+// other from the ring position as desc_fetched() took them. (With the
+// descriptor prefetch of the profiles, the walk holds the first descriptor
+// while the prefetcher's read of the second is in flight: WaitDesc.)
 TEST_F(ApiStateLoad, PartialFrameDescriptorIndicesAreChecked) {
   nic.drv.queue_tx({frame_to(kDst, 700, 1), pattern(800, 2)});
   nic.drv.kick();
   const std::vector<uint8_t> blob =
-      saved_when([](const BlobMap& m) { return m.phase == kFetchDesc && m.tx_ndescs == 1; });
+      saved_when([](const BlobMap& m) { return m.phase == kWaitDesc && m.tx_ndescs == 1; });
   EXPECT_EQ(refused(blob), "");
   std::vector<uint8_t> beyond = blob;
   put32(beyond, map.tx_descs, 5000);  // descs_[0].index; the ring bound is 1024
