@@ -31,6 +31,8 @@ struct BlobMap {
   uint8_t phase = 0;
   size_t tx_cur_desc = 0, tx_cur_off = 0, tx_stream_pos = 0;
   uint32_t tx_fifo_frames = 0, rx_fifo_frames = 0, tx_prefetched = 0;
+  size_t tx_pf = 0, rx_pf = 0, tx_prefetched_at = 0;  // prefetched TX descriptors; RX prefetch
+  uint8_t rx_pf_busy = 0;
   uint8_t tx_wire_busy = 0;
   size_t txpoll = 0, timer_start = 0;
   size_t events = 0;  // first event
@@ -93,12 +95,16 @@ struct BlobMap {
       p += 4 + 1 + 4 + 1;
       p += 12 * u32();
     }
+    m.tx_prefetched_at = p;
     m.tx_prefetched = u32();
+    m.tx_pf = p;
     p += 20 * m.tx_prefetched;
     p += 4 + 1 + 1 + 1;  // prefetch position, read in flight, stopped, failed
     // RX
     p += 4 + 1 + 4 + 8 + 4 + 1 + 1;
-    p += 1 + 1 + 4 + 4 + 8;  // prefetch: in flight, kept, slot, opts1, addr
+    m.rx_pf = p;
+    m.rx_pf_busy = u8();
+    p += 1 + 4 + 4 + 8;  // prefetch: kept, slot, opts1, addr
     m.rx_fifo_frames = u32();
     for (uint32_t i = 0; i < m.rx_fifo_frames; i++) {
       bytes();
@@ -246,6 +252,41 @@ TEST_F(ApiStateLoad, PartialFrameDescriptorIndicesAreChecked) {
   std::vector<uint8_t> elsewhere = blob;
   put32(elsewhere, map.tx_descs, 7);  // in range, but the ring position is not just past it
   EXPECT_EQ(refused(elsewhere), refusal("TX descriptors not consecutive from the ring position"));
+}
+
+// The TX prefetcher's descriptors are handed to the walk as they are: one
+// whose index does not follow the walk's slot, or without Own, would put a
+// descriptor into a frame from a slot the walk never reached, or one the
+// driver still owns (state version 4).
+TEST_F(ApiStateLoad, PrefetchedTxDescriptorsAreChecked) {
+  for (uint8_t i = 0; i < 4; i++) nic.drv.queue_frame(frame_to(kDst, 1514, i));
+  nic.drv.kick();
+  const std::vector<uint8_t> blob =
+      saved_when([](const BlobMap& m) { return m.phase == kFetchData && m.tx_prefetched >= 1; });
+  EXPECT_EQ(refused(blob), "");
+  std::vector<uint8_t> skipped = blob;
+  put32(skipped, map.tx_pf, (blob.at(map.tx_pf) + 1) % 256);  // index: one slot further
+  EXPECT_EQ(refused(skipped), refusal("TX prefetched descriptors not consecutive from the walk"));
+  std::vector<uint8_t> unowned = blob;
+  unowned.at(map.tx_pf + 4 + 3) &= 0x7f;  // opts1 bit 31: Own
+  EXPECT_EQ(refused(unowned), refusal("TX prefetched descriptor not owned"));
+  std::vector<uint8_t> none = blob;
+  put32(none, map.tx_prefetched_at, 0);  // drop them: the walk position disagrees
+  none.erase(none.begin() + static_cast<std::ptrdiff_t>(map.tx_pf),
+             none.begin() + static_cast<std::ptrdiff_t>(map.tx_pf + 20 * map.tx_prefetched));
+  EXPECT_NE(refused(none), "");
+}
+
+// The RX read of the next slot is either in flight or done (an owned
+// descriptor kept), never both: a blob claiming both would hand the next
+// frame a descriptor no read returned.
+TEST_F(ApiStateLoad, RxPrefetchIsInFlightOrDoneNotBoth) {
+  EXPECT_EQ(nic.host.receive(frame_to_us(1514, 1)), 1514u);
+  const std::vector<uint8_t> blob = saved_when([](const BlobMap& m) { return m.rx_pf_busy == 1; });
+  EXPECT_EQ(refused(blob), "");
+  std::vector<uint8_t> both = blob;
+  both.at(map.rx_pf + 1) = 1;
+  EXPECT_EQ(refused(both), refusal("RX prefetch both in flight and done"));
 }
 
 // At 2^64-1 the next schedule() wrapped the sequence number to 0 and the
