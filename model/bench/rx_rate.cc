@@ -54,7 +54,8 @@ RxResult measure_rx(uint32_t len, uint64_t frames, const ParamList& params) {
     if (offered >= 4 * (warm + frames) && !h.msi_pending && h.deadline() == kNever) break;
   }
   t_end = h.now();
-  if (delivered < warm + frames || t_end <= t_warm) throw std::runtime_error("too few frames received");
+  if (delivered < warm + frames || t_end <= t_warm)
+    throw std::runtime_error("too few frames received");
   RxResult r;
   const double s = static_cast<double>(t_end - t_warm) / 1e9;
   r.delivered_pps = static_cast<double>(delivered - warm) / s;

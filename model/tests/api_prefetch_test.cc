@@ -47,7 +47,8 @@ std::vector<uint64_t> tx_intervals(unsigned depth, const std::vector<Bytes>& fra
   EXPECT_TRUE(nic.drv.wait_tx(100'000'000));
   EXPECT_EQ(nic.host.tx.size(), n);
   std::vector<uint64_t> out;
-  for (size_t i = 3; i < nic.host.tx.size(); i++) out.push_back(nic.host.tx[i].time - nic.host.tx[i - 1].time);
+  for (size_t i = 3; i < nic.host.tx.size(); i++)
+    out.push_back(nic.host.tx[i].time - nic.host.tx[i - 1].time);
   return out;
 }
 
@@ -112,7 +113,8 @@ uint64_t rx_done_time(unsigned depth, unsigned n, size_t len) {
   Nic nic(prefetch_params(4, depth));
   EXPECT_TRUE(nic.up());
   const uint64_t t0 = nic.host.now();
-  for (unsigned i = 0; i < n; i++) EXPECT_EQ(nic.host.receive(frame_to_us(len, static_cast<uint8_t>(i))), len);
+  for (unsigned i = 0; i < n; i++)
+    EXPECT_EQ(nic.host.receive(frame_to_us(len, static_cast<uint8_t>(i))), len);
   while (nic.host.stats().rx_frames < n && nic.host.now() < t0 + 10'000'000) nic.host.advance(4);
   EXPECT_EQ(nic.host.stats().rx_frames, n);
   EXPECT_EQ(nic.drv.rx_poll().size(), n);
@@ -127,7 +129,8 @@ TEST(ApiPrefetch, RxReadsTheNextDescriptorWhileWritingAFrame) {
   ASSERT_LT(write, read_ns(16));
   const uint64_t ahead = rx_done_time(1, 6, 600), serial = rx_done_time(0, 6, 600);
   EXPECT_NEAR(static_cast<double>(serial), 6.0 * static_cast<double>(read_ns(16) + write), 8.0);
-  EXPECT_NEAR(static_cast<double>(ahead), 6.0 * static_cast<double>(read_ns(16)) + static_cast<double>(write), 8.0);
+  EXPECT_NEAR(static_cast<double>(ahead),
+              6.0 * static_cast<double>(read_ns(16)) + static_cast<double>(write), 8.0);
 }
 
 TEST(ApiPrefetch, RxSlotPrefetchedWithoutOwnIsReadAgain) {
@@ -157,12 +160,14 @@ TEST(ApiPrefetch, OneSlotRxRingIsNotReadAhead) {
   ASSERT_GT(link_ns(1404), read_ns(16));
   Nic nic(prefetch_params(4, 1));
   ASSERT_UP(nic);
-  nic.drv.write_desc(nic.drv.rx_desc_addr(0), kDescOwn | kRingEnd | kRxBufSize, 0, nic.drv.rx_buf_addr(0));
+  nic.drv.write_desc(nic.drv.rx_desc_addr(0), kDescOwn | kRingEnd | kRxBufSize, 0,
+                     nic.drv.rx_buf_addr(0));
   EXPECT_EQ(nic.host.receive(frame_to_us(1400, 1)), 1400u);
   EXPECT_EQ(nic.host.receive(frame_to_us(1400, 2)), 1400u);
   nic.host.advance(1'000'000);
   EXPECT_EQ(nic.host.stats().rx_frames, 1u);
-  EXPECT_EQ(nic.host.stats().rx_dropped_no_desc, 1u) << "the second frame found slot 0 still the driver's";
+  EXPECT_EQ(nic.host.stats().rx_dropped_no_desc, 1u)
+      << "the second frame found slot 0 still the driver's";
 }
 
 }  // namespace
