@@ -720,8 +720,10 @@ void TxEngine::visit(Archive& a) {
 // nowhere) outside a walk or without prefetch; during a walk its
 // descriptors owned and consecutive from the walk's slot, the slot it reads
 // next just past them, a read in flight only with room, and idle only when
-// full or stopped (it is re-armed whenever room appears). A blob with any
-// other state would hand the walk a descriptor from a slot it never reached.
+// full, stopped, or blocked by a slot still held (slot_in_use(): it is
+// re-armed whenever room appears or a slot is handed back). A blob with any
+// other state would hand the walk a descriptor from a slot it never reached,
+// or leave the walk waiting for a read nobody issued.
 const char* TxEngine::check_prefetch() const {
   const bool canonical = pf_.empty() && pf_pos_ == 0 && !pf_busy_ && !pf_stop_ && !pf_error_;
   const bool walking = phase_ != Phase::Idle && phase_ != Phase::Drain;
