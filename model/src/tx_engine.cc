@@ -736,7 +736,12 @@ const char* TxEngine::check_prefetch() const {
   if (pf_.size() > depth) return "TX prefetched more descriptors than its depth";
   if (int{pf_busy_} + int{pf_stop_} + int{pf_error_} > 1) return "TX prefetcher state flags conflict";
   if (pf_busy_ && pf_.size() >= depth) return "TX prefetch read in flight without room";
-  if (!pf_busy_ && !pf_stop_ && !pf_error_ && pf_.size() != depth && !slot_in_use(pf_pos_))
+  // Blocked by a frame in the FIFO, it resumes at that frame's wire
+  // completion; the block is judged by descriptor address against the ring
+  // base in TxDescStartAddr, which the guest may rewrite meanwhile (so with
+  // frames in the FIFO, an idle prefetcher is always on its way back).
+  const bool resumes = slot_in_use(pf_pos_) || !fifo_.empty();
+  if (!pf_busy_ && !pf_stop_ && !pf_error_ && pf_.size() != depth && !resumes)
     return "TX prefetcher idle with room during a walk";
   uint32_t expect = pos_[q_ & 1];
   for (const Desc& dsc : pf_) {
@@ -745,8 +750,7 @@ const char* TxEngine::check_prefetch() const {
     expect = next_index(dsc.index, dsc.opts1);
   }
   if (pf_pos_ != expect) return "TX prefetch position disagrees with its descriptors";
-  if (phase_ == Phase::WaitDesc &&
-      (!pf_.empty() || pf_stop_ || pf_error_ || (!pf_busy_ && !slot_in_use(pf_pos_))))
+  if (phase_ == Phase::WaitDesc && (!pf_.empty() || pf_stop_ || pf_error_ || (!pf_busy_ && !resumes)))
     return "TX waits for the prefetcher without its read in flight";
   if (phase_ == Phase::FetchDesc && pf_.empty() && !pf_stop_ && !pf_error_)
     return "TX descriptor hand-over with nothing prefetched";
