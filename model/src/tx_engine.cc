@@ -451,13 +451,7 @@ void TxEngine::end_walk() {
     return;
   }
   d_.irq.raise(reg::TxDescUnavail);
-  rd_addr_ = 0;
-  rd_len_ = 0;
-  if (fifo_.empty()) {
-    go_idle();
-  } else {
-    phase_ = Phase::Drain;
-  }
+  stop_fetching();
 }
 
 // tx-stop-fetch (fault_injector.h): the DMA engine fetches nothing more
@@ -466,6 +460,12 @@ void TxEngine::end_walk() {
 // driver learns of it from its TX watchdog (r8169 rtl8169_tx_timeout).
 void TxEngine::stall() {
   pending_ = {false, false};
+  stop_fetching();
+}
+
+// The fetch side is done (a walk ended, or a stall): no read request is
+// open; the engine stays busy while its FIFO drains onto the wire.
+void TxEngine::stop_fetching() {
   rd_addr_ = 0;
   rd_len_ = 0;
   if (fifo_.empty()) {

@@ -96,6 +96,7 @@ class TxEngine {
   void seek(uint32_t stream_pos);
   void end_walk();
   void stall();  // tx-stop-fetch fault: the walk ends without a fetch
+  void stop_fetching();  // no read open; idle, or drain the FIFO first
   void go_idle();
   void kick_wire();
   void fill_writeback(WireFrame& f) const;
