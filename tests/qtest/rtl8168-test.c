@@ -20,7 +20,9 @@
 #include "libqos/pci-pc.h"
 #include "libqos/malloc-pc.h"
 #include "qobject/qdict.h"
+#include "qobject/qlist.h"
 #include "hw/pci/pci_regs.h"
+#include "qemu/bswap.h"
 
 #define RTL_SLOT 4
 #define RTL_DEVFN QPCI_DEVFN(RTL_SLOT, 0)
@@ -57,14 +59,14 @@ enum { AcceptBroadcast = 0x08, AcceptMyPhys = 0x02 };
 
 typedef struct Chip {
     const char *id;
-    uint32_t txconfig;  /* reset value: XID in bits 31:20 */
+    uint32_t txconfig;  /* read at reset: XID in bits 31:20, TXCFG_EMPTY */
     uint8_t revision;
     uint16_t phy_id2;
 } Chip;
 
 static const Chip chips[] = {
     { "8168c", 0x3c400000, 0x02, 0xc912 },
-    { "8168evl", 0x2c800000, 0x06, 0xc800 },
+    { "8168evl", 0x2c800800, 0x06, 0xc800 },   /* bit 11: TX FIFO empty */
 };
 
 typedef struct Rtl {
@@ -231,13 +233,28 @@ static void sock_send_frame(int fd, const uint8_t *f, size_t len)
     g_assert_cmpint(send(fd, f, len, 0), ==, (ssize_t)len);
 }
 
+/*
+ * The next frame on the backend that is not a RARP: after a migration QEMU
+ * announces the destination's NICs itself (qemu_announce_self, 60 bytes,
+ * ethertype 0x8035), on the same backend.
+ */
 static void sock_recv_frame(int fd, uint8_t *f, size_t len)
 {
-    uint32_t be;
+    uint8_t buf[2048];
+    uint32_t be, n;
 
-    sock_read_all(fd, &be, 4);
-    g_assert_cmpuint(ntohl(be), ==, len);
-    sock_read_all(fd, f, len);
+    for (;;) {
+        sock_read_all(fd, &be, 4);
+        n = ntohl(be);
+        g_assert_cmpuint(n, <=, sizeof(buf));
+        sock_read_all(fd, buf, n);
+        if (n >= 14 && buf[12] == 0x80 && buf[13] == 0x35) {
+            continue;
+        }
+        g_assert_cmpuint(n, ==, len);
+        memcpy(f, buf, len);
+        return;
+    }
 }
 
 /* ---- PCI identity and BARs ---------------------------------------------- */
@@ -285,6 +302,59 @@ static void test_pci(const void *data)
     /* Both BARs decode the same register file */
     g_assert_cmphex(qpci_io_readl(r.dev, r.io, TxConfig), ==, chip->txconfig);
     g_assert_cmphex(rd32(&r, TxConfig), ==, chip->txconfig);
+    rtl_stop(&r);
+}
+
+/* ---- properties -------------------------------------------------------------- */
+
+static const char *prop_type(QTestState *qts, const char *name)
+{
+    static char type[32];
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'device-list-properties',"
+                           " 'arguments': {'typename': 'rtl8168'}}");
+    QList *list = qdict_get_qlist(rsp, "return");
+    const QListEntry *e;
+
+    type[0] = 0;
+    for (e = qlist_first(list); e; e = qlist_next(e)) {
+        QDict *p = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (!strcmp(qdict_get_str(p, "name"), name)) {
+            g_strlcpy(type, qdict_get_str(p, "type"), sizeof(type));
+        }
+    }
+    qobject_unref(rsp);
+    return type;
+}
+
+/* Model parameters are typed properties; their values follow the chip. */
+static void test_properties(const void *data)
+{
+    const Chip *chip = data;
+    bool evl = !strcmp(chip->id, "8168evl");
+    Rtl r;
+    QDict *rsp;
+
+    rtl_start(&r, chip, NULL);
+    g_assert_cmpstr(prop_type(r.qts, "timing"), ==, "bool");
+    g_assert_cmpstr(prop_type(r.qts, "lossy-txpoll"), ==, "bool");
+    g_assert_cmpstr(prop_type(r.qts, "pcie-read-latency"), ==, "uint64");
+    g_assert_cmpstr(prop_type(r.qts, "phy-an-time"), ==, "uint64");
+    g_assert_cmpstr(prop_type(r.qts, "chip"), ==, "str");
+    g_assert_cmpstr(prop_type(r.qts, "tx-mxdma"), ==, "str");
+
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get',"
+                    " 'arguments': {'path': 'nic0', 'property': 'chip'}}");
+    g_assert_cmpstr(qdict_get_str(rsp, "return"), ==, chip->id);
+    qobject_unref(rsp);
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                    " 'property': 'evl-short-csum'}}");
+    g_assert_cmpint(qdict_get_bool(rsp, "return"), ==, evl);
+    qobject_unref(rsp);
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                    " 'property': 'timer-clock'}}");
+    g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 125);
+    qobject_unref(rsp);
     rtl_stop(&r);
 }
 
@@ -541,6 +611,65 @@ static void test_rx_frame(const void *data)
     rtl_stop(&r);
 }
 
+/*
+ * DMA aimed at the device's own BAR (QEMU's re-entrancy cases on other
+ * NICs): refused and counted (SYSErr), never a register access. An RX buffer
+ * at BAR2 would otherwise write the frame over the registers (TimerInt at
+ * 0x58 here); a TX buffer there would send the registers as a frame. Both
+ * timing modes: functional DMA runs inside the guest's MMIO access, timed
+ * DMA from the device's timer.
+ */
+static void dma_reentrancy(const Chip *chip, const char *props)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    enum { SYSErr = 0x8000, TxErr = 0x0008, RxErr = 0x0002 };
+    Rtl r;
+    Rings g;
+    uint8_t f[100];
+    int i;
+
+    rtl_start(&r, chip, props);
+    wait_link(&r);
+    rings_start(&r, &g, 0);
+    g_assert_false(r.mmio.is_io);
+
+    /* RX: the buffer is our own register file */
+    write_desc(&r, g.rx_ring, DescOwn | RingEnd | RX_BUF_SIZE, 0, r.mmio.addr);
+    memset(f, 0, sizeof(f));
+    memcpy(f, bcast, 6);
+    memcpy(f + 6, peer_mac, 6);
+    f[0x58] = 0x78;     /* TimerInt, if the write got through */
+    f[0x59] = 0x56;
+    for (i = 0; i < 1000 && !(rd16(&r, IntrStatus) & RxErr); i++) {
+        if (i == 0) {
+            sock_send_frame(r.sock, f, sizeof(f));
+        }
+        step(&r, 100 * 1000);
+        g_usleep(1000);
+    }
+    g_assert_cmphex(rd16(&r, IntrStatus) & (SYSErr | RxErr), ==,
+                    SYSErr | RxErr);
+    g_assert_cmphex(rd32(&r, TimerInt), ==, 0);
+    g_assert_cmphex(rd32(&r, 0x08), ==, 0);     /* MAR0 */
+
+    /* TX: the buffer is our own register file */
+    wr16(&r, IntrStatus, 0xffff);
+    write_desc(&r, g.tx_ring, DescOwn | RingEnd | FirstFrag | LastFrag | 64,
+               0, r.mmio.addr);
+    wr8(&r, TxPoll, NPQ);
+    step(&r, 1000 * 1000);
+    g_assert_cmphex(rd16(&r, IntrStatus) & (SYSErr | TxErr), ==,
+                    SYSErr | TxErr);
+    g_assert_false(sock_has_data(r.sock));
+    rtl_stop(&r);
+}
+
+static void test_dma_reentrancy(const void *data)
+{
+    dma_reentrancy(data, ",timing=on");
+    dma_reentrancy(data, ",timing=off");
+}
+
 /* ---- interrupts ------------------------------------------------------------- */
 
 static void test_msi(const void *data)
@@ -729,7 +858,7 @@ static void test_migrate_tx_in_flight(const void *data)
     rtl_attach(&dst);
 
     /* Nothing left the source; the destination finishes the frame */
-    g_assert_false(sock_has_data(src.sock));
+    g_assert_false(sock_has_data(src.sock));    /* (the source does not announce) */
     g_assert_cmphex(qtest_readl(dst.qts, g.tx_ring) & DescOwn, ==, DescOwn);
     step(&dst, 2 * 1000 * 1000);
     check_tx_done(&dst, &g, dst.sock, f, sizeof(f));
@@ -745,6 +874,170 @@ static void test_migrate_tx_in_flight(const void *data)
     rtl_stop(&dst);
     rtl_stop(&src);
     unlink(path);
+    rmdir(tmp);
+}
+
+/* ---- hostile migration streams ------------------------------------------- */
+
+/* The destination's incoming migration: true when it loaded, false refused. */
+static bool wait_incoming(QTestState *to)
+{
+    int i;
+
+    for (i = 0; i < 3000; i++) {
+        QDict *rsp = qtest_qmp_assert_success_ref(to,
+                                                  "{'execute': 'query-migrate'}");
+        const char *st = qdict_get_try_str(rsp, "status");
+        int done = !st ? 0 : !strcmp(st, "completed") ? 1 :
+                   !strcmp(st, "failed") ? 2 : 0;
+
+        qobject_unref(rsp);
+        if (done) {
+            return done == 1;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+enum { HOSTILE_STREAMS = 36 };
+
+/*
+ * A migration stream is input from outside: the device's section (PCI
+ * config space, the model's state blob and its length) of a stream saved
+ * with a frame in flight, mutated, loaded with migrate-incoming
+ * (exit-on-error=false). QEMU must refuse it or load it, never crash or
+ * hang, and a loaded device must keep running.
+ */
+static void test_migrate_hostile(const void *data)
+{
+    static const char magic[8] = "R8168ST";     /* model/src/device_state.cc */
+    const Chip *chip = data;
+    const char *props = ",timing=on,pcie-read-latency=500000";
+    g_autofree char *tmp = g_dir_make_tmp("rtl8168-test-XXXXXX", NULL);
+    g_autofree char *saved = g_strdup_printf("%s/saved", tmp);
+    g_autofree char *mutated = g_strdup_printf("%s/mutated", tmp);
+    g_autofree char *save_uri = g_strdup_printf("file:%s", saved);
+    g_autofree char *load_uri = g_strdup_printf("file:%s", mutated);
+    g_autofree uint8_t *stream = NULL;
+    GRand *rng = g_rand_new_with_seed(chip->txconfig);
+    const uint8_t *m;
+    size_t len, at, blob_len;
+    unsigned loaded = 0, refused = 0;
+    Rtl src;
+    Rings g;
+    uint8_t f[120];
+    int i;
+
+    rtl_start(&src, chip, props);
+    wait_link(&src);
+    rings_start(&src, &g, TxOK | RxOK);
+    build_frame(f, sizeof(f), peer_mac, rtl_mac, 0x55);
+    tx_queue(&src, &g, f, sizeof(f));
+    step(&src, 1000);
+    qtest_qmp_assert_success(src.qts,
+                             "{'execute': 'migrate', 'arguments': {'uri': %s}}",
+                             save_uri);
+    wait_migration(src.qts);
+    rtl_stop(&src);
+
+    g_assert_true(g_file_get_contents(saved, (char **)&stream, &len, NULL));
+    m = memmem(stream, len, magic, sizeof(magic));
+    g_assert_nonnull(m);
+    at = m - stream;                            /* the blob; its length before */
+    g_assert_cmpuint(at, >=, 4 + 4096);
+    blob_len = ldl_be_p(stream + at - 4);
+    g_assert_cmpuint(at + blob_len, <=, len);
+    g_assert_null(memmem(m + 1, len - at - 1, magic, sizeof(magic)));
+
+    for (i = 0; i < HOSTILE_STREAMS; i++) {
+        g_autofree uint8_t *mut = g_memdup2(stream, len);
+        static const uint32_t lens[] = { 0, 1, 7, 0x1000000, 0x1000001,
+                                         0x7fffffff, 0xffffffff };
+        size_t mut_len = len, k;
+        QTestState *dst;
+        int sv[2];
+
+        switch (i % 6) {
+        case 0:     /* one bit of the blob */
+            k = at + g_rand_int_range(rng, 0, blob_len);
+            mut[k] ^= 1 << g_rand_int_range(rng, 0, 8);
+            break;
+        case 1:     /* a few bytes of the blob's header: version, chip, now */
+            for (k = 0; k < 4; k++) {
+                mut[at + 8 + g_rand_int_range(rng, 0, 56)] = g_rand_int(rng);
+            }
+            break;
+        case 2:     /* the blob's length */
+            stl_be_p(mut + at - 4, i / 6 < G_N_ELEMENTS(lens) ?
+                     lens[i / 6] : blob_len + g_rand_int_range(rng, -8, 9));
+            break;
+        case 3:     /* the stream ends inside the blob */
+            mut_len = at + g_rand_int_range(rng, 0, blob_len);
+            break;
+        case 4:     /* one bit of the PCI config space and the irq state */
+            k = at - 4 - g_rand_int_range(rng, 1, 4096 + 16);
+            mut[k] ^= 1 << g_rand_int_range(rng, 0, 8);
+            break;
+        default:    /* a run of random bytes anywhere in the blob */
+            k = at + g_rand_int_range(rng, 0, blob_len);
+            for (; k < at + blob_len && k % 16; k++) {
+                mut[k] = g_rand_int(rng);
+            }
+            break;
+        }
+        g_assert_true(g_file_set_contents(mutated, (char *)mut, mut_len, NULL));
+
+        g_assert_cmpint(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+        dst = qtest_initf("-M q35 -nodefaults "
+                          "-netdev socket,id=hs0,fd=%d "
+                          "-device rtl8168,id=nic0,addr=%02x.0,netdev=hs0,"
+                          "mac=" RTL_MAC ",chip=%s%s -incoming defer",
+                          sv[1], RTL_SLOT, chip->id, props);
+        close(sv[1]);
+        qtest_clock_set(dst, src.now);
+        qtest_qmp_assert_success(dst,
+            "{'execute': 'migrate-incoming',"
+            " 'arguments': {'uri': %s, 'exit-on-error': false}}", load_uri);
+        if (wait_incoming(dst)) {
+            loaded++;
+            qtest_qmp_eventwait(dst, "RESUME");
+            qtest_clock_step(dst, 10 * 1000 * 1000);    /* run what it holds */
+        } else {
+            refused++;
+        }
+        qtest_qmp_assert_success(dst, "{'execute': 'query-status'}");
+        qtest_quit(dst);    /* fails the test if QEMU died on a signal */
+        close(sv[0]);
+    }
+    g_test_message("%s: %u mutated streams loaded, %u refused", chip->id,
+                   loaded, refused);
+    g_assert_cmpuint(refused, >, 0);
+
+    /* The unmutated stream still loads */
+    g_assert_true(g_file_set_contents(mutated, (char *)stream, len, NULL));
+    {
+        int sv[2];
+        QTestState *dst;
+
+        g_assert_cmpint(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+        dst = qtest_initf("-M q35 -nodefaults "
+                          "-netdev socket,id=hs0,fd=%d "
+                          "-device rtl8168,id=nic0,addr=%02x.0,netdev=hs0,"
+                          "mac=" RTL_MAC ",chip=%s%s -incoming defer",
+                          sv[1], RTL_SLOT, chip->id, props);
+        close(sv[1]);
+        qtest_clock_set(dst, src.now);
+        qtest_qmp_assert_success(dst,
+            "{'execute': 'migrate-incoming',"
+            " 'arguments': {'uri': %s, 'exit-on-error': false}}", load_uri);
+        g_assert_true(wait_incoming(dst));
+        qtest_quit(dst);
+        close(sv[0]);
+    }
+    g_rand_free(rng);
+    unlink(saved);
+    unlink(mutated);
     rmdir(tmp);
 }
 
@@ -765,6 +1058,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
 
     add("pci", test_pci);
+    add("properties", test_properties);
     add("reset-values", test_reset_values);
     add("intrstatus-w1c", test_intrstatus_w1c);
     add("cfg9346-lock", test_cfg9346_lock);
@@ -772,10 +1066,12 @@ int main(int argc, char **argv)
     add("phyar", test_phyar);
     add("tx-frame", test_tx_frame);
     add("rx-frame", test_rx_frame);
+    add("dma-reentrancy", test_dma_reentrancy);
     add("msi", test_msi);
     add("intx", test_intx);
     add("timer", test_timer);
     add("migrate-tx-in-flight", test_migrate_tx_in_flight);
+    add("migrate-hostile", test_migrate_hostile);
 
     return g_test_run();
 }
