@@ -89,26 +89,15 @@ static uint64_t rtl8168_now(void)
  * ---- RX order -----------------------------------------------------------
  *
  * A NIC never reorders frames, but QEMU's net layer will unless the device
- * helps it:
- *  - qemu_net_queue_send() hands a new frame straight to receive() whenever
- *    can_receive() says yes, even while older frames still wait in a queue
- *    (it flushes those only afterwards);
- *  - frames for us can wait in two queues: our own incoming queue (receive()
- *    returned 0, or can_receive() said no while the frame was on its way into
- *    that queue) and, behind a hub, the sending port's incoming queue (the
- *    hub asked can_receive() before taking the frame); and
- *    qemu_flush_queued_packets() flushes the hub's queue first: those frames
- *    would overtake the older ones in our own queue;
- *  - the model's readiness changes with virtual time (its RX FIFO drains), so
- *    it can turn true without an rx_ready() -> flush in between.
- *
- * The decisions (when to refuse, when to drain) are the model's RX-order
- * gate, <rtl8168/rx_order.h>, unit-tested without QEMU. The glue here: every
- * model call from a QEMU callback is bracketed by rtl8168_rx_order_begin()
- * and _end() (which drains, synchronously, when the outermost call returns
- * and the model asked: deterministic under record/replay, unlike a bottom
- * half); a drain is qemu_flush_queued_packets() on our queue; the model's
- * readiness is rtl8168_can_receive().
+ * helps it (a new frame goes straight to receive() past queued ones; a hub
+ * port's queue is flushed before ours; the model's readiness changes with
+ * virtual time). When to refuse and when to drain is decided by the model's
+ * RX-order gate, <rtl8168/rx_order.h> (the why, in full, is there). The glue:
+ * every model call from a QEMU callback is bracketed by model_begin/done
+ * (done drains synchronously when the outermost call returns: deterministic
+ * under record/replay, unlike a bottom half), a drain is
+ * qemu_flush_queued_packets() on our queue, readiness is
+ * rtl8168_can_receive().
  */
 static bool rtl8168_rx_order_ready(void *opaque)
 {
