@@ -161,10 +161,37 @@ static void rtl8168_model_done(RTL8168State *s)
 
 /* ---- host callbacks (model -> QEMU) ------------------------------------ */
 
+/*
+ * DMA (and the MSI write) from the model: with the device's re-entrancy
+ * guard engaged, like QEMU's MMIO dispatch does for a guest access, so a
+ * descriptor, buffer or MSI address aimed at our own BARs is refused
+ * (MEMTX_ACCESS_ERROR: the model counts it and raises SYSErr) instead of
+ * re-entering the model from its own callback. MMIO dispatch engages the
+ * guard already; the timer (timing=on: most DMA happens there) and the net
+ * layer's flush do not. Found by the qtest of branch 'qtest' (issue 19):
+ * an RX buffer at the device's own BAR wrote the frame over its registers.
+ */
+static bool rtl8168_guard_enter(void *opaque)
+{
+    MemReentrancyGuard *g = &DEVICE(opaque)->mem_reentrancy_guard;
+    bool was = g->engaged_in_io;
+
+    g->engaged_in_io = true;
+    return was;
+}
+
+static void rtl8168_guard_leave(void *opaque, bool was)
+{
+    DEVICE(opaque)->mem_reentrancy_guard.engaged_in_io = was;
+}
+
 static int rtl8168_host_dma_read(void *opaque, uint64_t addr, void *buf,
                                  size_t len)
 {
+    bool was = rtl8168_guard_enter(opaque);
     MemTxResult res = pci_dma_read(PCI_DEVICE(opaque), addr, buf, len);
+
+    rtl8168_guard_leave(opaque, was);
 
     if (res != MEMTX_OK) {
         trace_rtl8168_dma_error("read", addr, len, res);
@@ -175,7 +202,10 @@ static int rtl8168_host_dma_read(void *opaque, uint64_t addr, void *buf,
 static int rtl8168_host_dma_write(void *opaque, uint64_t addr, const void *buf,
                                   size_t len)
 {
+    bool was = rtl8168_guard_enter(opaque);
     MemTxResult res = pci_dma_write(PCI_DEVICE(opaque), addr, buf, len);
+
+    rtl8168_guard_leave(opaque, was);
 
     if (res != MEMTX_OK) {
         trace_rtl8168_dma_error("write", addr, len, res);
@@ -190,7 +220,10 @@ static bool rtl8168_host_msi_enabled(void *opaque)
 
 static void rtl8168_host_msi_notify(void *opaque)
 {
+    bool was = rtl8168_guard_enter(opaque);
+
     msi_notify(PCI_DEVICE(opaque), 0);
+    rtl8168_guard_leave(opaque, was);
 }
 
 static void rtl8168_host_set_intx(void *opaque, int level)
