@@ -41,7 +41,8 @@ class Args(unittest.TestCase):
     def test_ok(self):
         self.assertEqual(kb.check_args(ns()), ["smoke"])
         self.assertEqual(kb.check_args(ns(scenarios="lab")),
-                         ["dma-burst", "msi-lost-irq", "offload-latency", "txpoll-stall"])
+                         ["dma-burst", "frames", "msi-lost-irq", "offload-latency",
+                          "txpoll-stall"])
 
     def test_missing_and_conflicting(self):
         with self.assertRaisesRegex(BadInput, "--good is required"):
