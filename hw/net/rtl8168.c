@@ -13,8 +13,9 @@
  * time, no bottom halves (deferred RX flushes run at the end of the entry point
  * that asked for them), post_load raises no interrupt.
  *
- * RX order: a NIC never reorders frames; see "RX order" below for how the
- * shim keeps QEMU's net queues from doing it.
+ * RX order: a NIC never reorders frames; the model's RX-order gate
+ * (<rtl8168/rx_order.h>) keeps QEMU's net queues from doing it, see
+ * "RX order" below for the wiring.
  *
  * Copyright (c) 2026 rtl8168-sim developers
  */
@@ -36,6 +37,7 @@
 #include "trace.h"
 
 #include <rtl8168/rtl8168.h>
+#include <rtl8168/rx_order.h>
 
 #define TYPE_RTL8168 "rtl8168"
 OBJECT_DECLARE_SIMPLE_TYPE(RTL8168State, RTL8168)
@@ -65,10 +67,7 @@ struct RTL8168State {
     QEMUTimer *timer;
 
     rtl8168 *dev;
-    /* RX order (see "RX order" below) */
-    unsigned busy;          /* inside a model call or an RX drain */
-    bool rx_flush_pending;  /* drain once the current model call returns */
-    bool rx_backlog;        /* a frame may be waiting in a net queue for us */
+    rtl8168_rx_order *rx_order; /* RX order (see "RX order" below) */
 
     /*
      * Model parameters set as properties, indexed like rtl8168_param_at();
@@ -90,73 +89,40 @@ static uint64_t rtl8168_now(void)
  * ---- RX order -----------------------------------------------------------
  *
  * A NIC never reorders frames, but QEMU's net layer will unless the device
- * helps it:
- *  - qemu_net_queue_send() hands a new frame straight to receive() whenever
- *    can_receive() says yes, even while older frames still wait in a queue
- *    (it flushes those only afterwards);
- *  - frames for us can wait in two queues: our own incoming queue (receive()
- *    returned 0, or can_receive() said no while the frame was on its way into
- *    that queue) and, behind a hub, the sending port's incoming queue (the
- *    hub asked can_receive() before taking the frame); and
- *    qemu_flush_queued_packets() flushes the hub's queue first: those frames
- *    would overtake the older ones in our own queue;
- *  - the model's readiness changes with virtual time (its RX FIFO drains), so
- *    it can turn true without an rx_ready() -> flush in between.
- *
- * So the invariant here: while a frame may wait in any queue for us
- * (rx_backlog), can_receive() says no until a drain has emptied the queues
- * in order, and during a drain (or any model call) every frame offered anew
- * is refused, i.e. appended behind the ones already waiting:
- *  - every refusal (can_receive() false for any reason, receive() 0) sets
- *    rx_backlog: a frame may now be queued, in our queue or the hub's;
- *  - rtl8168_rx_drain() clears rx_backlog and calls
- *    qemu_flush_queued_packets(); the frames the hub's queue hands over are
- *    refused (busy), so they join our own queue behind the older frames, and
- *    the flush of our own queue then delivers everything oldest first;
- *    another round follows when a refusal happened meanwhile;
- *  - can_receive() with rx_backlog set drains first and says yes only when
- *    nothing was refused since, so a new frame never passes a queued one;
- *  - rx_ready() (and a nested refusal) only sets rx_flush_pending: the model
- *    must not be re-entered from its own callbacks except as rtl8168.h
- *    allows, and our own queue cannot be flushed from inside receive() (it
- *    is being delivered); the drain runs when the outermost model call has
- *    returned, synchronously (deterministic under record/replay, unlike a
- *    bottom half).
+ * helps it (a new frame goes straight to receive() past queued ones; a hub
+ * port's queue is flushed before ours; the model's readiness changes with
+ * virtual time). When to refuse and when to drain is decided by the model's
+ * RX-order gate, <rtl8168/rx_order.h> (the why, in full, is there). The glue:
+ * every model call from a QEMU callback is bracketed by model_begin/done
+ * (done drains synchronously when the outermost call returns: deterministic
+ * under record/replay, unlike a bottom half), a drain is
+ * qemu_flush_queued_packets() on our queue, readiness is
+ * rtl8168_can_receive().
  */
-static void rtl8168_rx_drain(RTL8168State *s)
+static bool rtl8168_rx_order_ready(void *opaque)
 {
-    NetClientState *nc = qemu_get_queue(s->nic);
-    int round;
+    RTL8168State *s = opaque;
 
-    if (s->busy) {          /* a drain never nests: the outer one repeats */
-        s->rx_flush_pending = true;
-        return;
-    }
-    s->busy++;
-    for (round = 0; round < 4 && (s->rx_backlog || s->rx_flush_pending);
-         round++) {
-        s->rx_flush_pending = false;
-        if (!rtl8168_can_receive(s->dev, rtl8168_now())) {
-            /* the FIFO is full: the model owes us an rx_ready() */
-            s->rx_backlog = true;
-            break;
-        }
-        s->rx_backlog = false;
-        qemu_flush_queued_packets(nc);  /* may set rx_backlog again */
-    }
-    if (round == 4 && (s->rx_backlog || s->rx_flush_pending)) {
-        s->rx_flush_pending = true;     /* not done: again after the next call */
-    }
-    s->busy--;
+    return rtl8168_can_receive(s->dev, rtl8168_now());
 }
 
-/* After a model call made from a QEMU callback: drain if the model asked. */
+static void rtl8168_rx_order_flush(void *opaque)
+{
+    RTL8168State *s = opaque;
+
+    qemu_flush_queued_packets(qemu_get_queue(s->nic));
+}
+
+/* Before a model call made from a QEMU callback. */
+static void rtl8168_model_begin(RTL8168State *s)
+{
+    rtl8168_rx_order_begin(s->rx_order);
+}
+
+/* After it: drain if the model asked. */
 static void rtl8168_model_done(RTL8168State *s)
 {
-    s->busy--;
-    if (!s->busy && s->rx_flush_pending) {
-        rtl8168_rx_drain(s);
-    }
+    rtl8168_rx_order_end(s->rx_order);
 }
 
 /* ---- host callbacks (model -> QEMU) ------------------------------------ */
@@ -168,8 +134,9 @@ static void rtl8168_model_done(RTL8168State *s)
  * (MEMTX_ACCESS_ERROR: the model counts it and raises SYSErr) instead of
  * re-entering the model from its own callback. MMIO dispatch engages the
  * guard already; the timer (timing=on: most DMA happens there) and the net
- * layer's flush do not. Found by the qtest of branch 'qtest' (issue 19):
- * an RX buffer at the device's own BAR wrote the frame over its registers.
+ * layer's flush do not. Found by the qtest (tests/qtest/rtl8168-test.c,
+ * dma-reentrancy): an RX buffer at the device's own BAR wrote the frame over
+ * its registers.
  */
 static bool rtl8168_guard_enter(void *opaque)
 {
@@ -256,7 +223,7 @@ static void rtl8168_host_timer_arm(void *opaque, uint64_t deadline_ns)
 /* From inside a model call: drained once the outermost call has returned. */
 static void rtl8168_host_rx_ready(void *opaque)
 {
-    RTL8168(opaque)->rx_flush_pending = true;
+    rtl8168_rx_order_rx_ready(RTL8168(opaque)->rx_order);
 }
 
 /*
@@ -339,7 +306,7 @@ static uint64_t rtl8168_reg_read_cb(void *opaque, hwaddr addr, unsigned size)
     uint64_t val;
 
     /* A read runs the events due by now too (timing=on: RX FIFO drains). */
-    s->busy++;
+    rtl8168_model_begin(s);
     val = rtl8168_reg_read(s->dev, rtl8168_now(), addr, size);
     rtl8168_model_done(s);
     return val;
@@ -350,7 +317,7 @@ static void rtl8168_reg_write_cb(void *opaque, hwaddr addr, uint64_t val,
 {
     RTL8168State *s = RTL8168(opaque);
 
-    s->busy++;
+    rtl8168_model_begin(s);
     rtl8168_reg_write(s->dev, rtl8168_now(), addr, val, size);
     rtl8168_model_done(s);
 }
@@ -381,49 +348,19 @@ static void rtl8168_timer_cb(void *opaque)
 {
     RTL8168State *s = RTL8168(opaque);
 
-    s->busy++;
+    rtl8168_model_begin(s);
     rtl8168_timer_expired(s->dev, rtl8168_now());
     rtl8168_model_done(s);
 }
 
 /* ---- net client -------------------------------------------------------- */
 
-/*
- * "Can a frame be handed over now, ahead of nothing?" (RX order, above).
- * Every "no" may leave the frame in a queue, so it sets rx_backlog.
- */
+/* "Can a frame be handed over now, ahead of nothing?" (RX order, above) */
 static bool rtl8168_nc_can_receive(NetClientState *nc)
 {
     RTL8168State *s = qemu_get_nic_opaque(nc);
-    bool ready;
 
-    if (s->busy) {
-        /*
-         * Offered from inside a model call or a drain: queue it behind what
-         * may be waiting (a drain's hub flush lands here) and drain after.
-         */
-        s->rx_backlog = true;
-        s->rx_flush_pending = true;
-        return false;
-    }
-    if (s->rx_backlog) {
-        rtl8168_rx_drain(s);
-        if (s->rx_backlog) {
-            return false;
-        }
-    }
-    s->busy++;
-    ready = rtl8168_can_receive(s->dev, rtl8168_now());
-    s->busy--;
-    if (ready && s->rx_backlog) {
-        /* a frame was refused while the model ran: deliver it first */
-        rtl8168_rx_drain(s);
-        ready = !s->rx_backlog;
-    }
-    if (!ready) {
-        s->rx_backlog = true;
-    }
-    return ready;
+    return rtl8168_rx_order_can_receive(s->rx_order);
 }
 
 /*
@@ -437,12 +374,9 @@ static ssize_t rtl8168_nc_receive(NetClientState *nc, const uint8_t *buf,
     RTL8168State *s = qemu_get_nic_opaque(nc);
     size_t taken;
 
-    s->busy++;
+    rtl8168_model_begin(s);
     taken = rtl8168_receive(s->dev, rtl8168_now(), buf, size);
-    s->busy--;
-    if (taken == 0) {
-        s->rx_backlog = true;
-    }
+    rtl8168_rx_order_end_receive(s->rx_order, taken);
     return taken;
 }
 
@@ -450,7 +384,7 @@ static void rtl8168_nc_link_status_changed(NetClientState *nc)
 {
     RTL8168State *s = qemu_get_nic_opaque(nc);
 
-    s->busy++;
+    rtl8168_model_begin(s);
     rtl8168_set_link(s->dev, rtl8168_now(), !nc->link_down);
     rtl8168_model_done(s);
 }
@@ -488,39 +422,102 @@ static char *rtl8168_param_effective(RTL8168State *s, size_t idx)
     return g_strdup(buf);
 }
 
+/*
+ * A parameter's QOM type follows the model's unit: "bool" parameters are
+ * bool properties, every parameter with a unit (ns, bytes, MB/s, MHz) is an
+ * integer (uint64: phy-an-time goes past 2^32 ns), and the rest ("chip",
+ * "tx-mxdma" = auto|0..7) stay strings. -device rtl8168,help then shows
+ * <bool>/<uint64>/<str> like other devices' typed properties.
+ */
+typedef enum {
+    RTL8168_PARAM_STR,
+    RTL8168_PARAM_BOOL,
+    RTL8168_PARAM_UINT64,
+} RTL8168ParamKind;
+
+static RTL8168ParamKind rtl8168_param_kind(const rtl8168_param_info *info)
+{
+    if (!strcmp(info->unit, "bool")) {
+        return RTL8168_PARAM_BOOL;
+    }
+    return info->unit[0] ? RTL8168_PARAM_UINT64 : RTL8168_PARAM_STR;
+}
+
+static const char *const rtl8168_param_qom_type[] = {
+    [RTL8168_PARAM_STR] = "str",
+    [RTL8168_PARAM_BOOL] = "bool",
+    [RTL8168_PARAM_UINT64] = "uint64",
+};
+
 static void rtl8168_param_get(Object *obj, Visitor *v, const char *name,
                               void *opaque, Error **errp)
 {
-    g_autofree char *value =
-        rtl8168_param_effective(RTL8168(obj), (size_t)(uintptr_t)opaque);
+    size_t idx = (size_t)(uintptr_t)opaque;
+    g_autofree char *value = rtl8168_param_effective(RTL8168(obj), idx);
+    bool b;
+    uint64_t u;
 
-    visit_type_str(v, name, &value, errp);
+    switch (rtl8168_param_kind(rtl8168_param_at(idx))) {
+    case RTL8168_PARAM_BOOL:
+        b = !strcmp(value, "on");
+        visit_type_bool(v, name, &b, errp);
+        break;
+    case RTL8168_PARAM_UINT64:
+        u = g_ascii_strtoull(value, NULL, 10);
+        visit_type_uint64(v, name, &u, errp);
+        break;
+    default:
+        visit_type_str(v, name, &value, errp);
+        break;
+    }
 }
 
-/* Values are checked by the model at realize (one place for the rules). */
+/*
+ * Stored as the model's text form; values are range-checked by the model at
+ * realize (one place for the rules).
+ */
 static void rtl8168_param_set(Object *obj, Visitor *v, const char *name,
                               void *opaque, Error **errp)
 {
     RTL8168State *s = RTL8168(obj);
     size_t idx = (size_t)(uintptr_t)opaque;
     char *value;
+    bool b;
+    uint64_t u;
 
     if (DEVICE(obj)->realized) {
         error_setg(errp, "rtl8168: property '%s' cannot be changed after the "
                    "device is realized", name);
         return;
     }
-    if (!visit_type_str(v, name, &value, errp)) {
-        return;
+    switch (rtl8168_param_kind(rtl8168_param_at(idx))) {
+    case RTL8168_PARAM_BOOL:
+        if (!visit_type_bool(v, name, &b, errp)) {
+            return;
+        }
+        value = g_strdup(b ? "on" : "off");
+        break;
+    case RTL8168_PARAM_UINT64:
+        if (!visit_type_uint64(v, name, &u, errp)) {
+            return;
+        }
+        value = g_strdup_printf("%" PRIu64, u);
+        break;
+    default:
+        if (!visit_type_str(v, name, &value, errp)) {
+            return;
+        }
+        break;
     }
     g_free(s->param[idx]);
     s->param[idx] = value;
 }
 
 /*
- * One string property per model parameter (rtl8168_param_at()), described by
- * the model's own documentation plus the default of the default chip profile.
- * Names QEMU already uses ("mac" comes from DEFINE_NIC_PROPERTIES) are skipped.
+ * One property per model parameter (rtl8168_param_at()), typed as above,
+ * described by the model's own documentation plus the default of the default
+ * chip profile. Names QEMU already uses ("mac" comes from
+ * DEFINE_NIC_PROPERTIES) are skipped.
  */
 static void rtl8168_class_add_params(ObjectClass *klass)
 {
@@ -531,15 +528,19 @@ static void rtl8168_class_add_params(ObjectClass *klass)
         const rtl8168_param_info *info = rtl8168_param_at(i);
         char def[256] = "";
         g_autofree char *desc = NULL;
+        RTL8168ParamKind kind;
 
         if (object_class_property_find(klass, info->name)) {
             continue;
         }
         rtl8168_config_get(defaults, info->name, def, sizeof(def));
+        kind = rtl8168_param_kind(info);
         desc = g_strdup_printf("%s%s%s%s (default: %s)", info->description,
-                               info->unit[0] ? " [" : "", info->unit,
-                               info->unit[0] ? "]" : "", def);
-        object_class_property_add(klass, info->name, "str",
+                               kind == RTL8168_PARAM_UINT64 ? " [" : "",
+                               kind == RTL8168_PARAM_UINT64 ? info->unit : "",
+                               kind == RTL8168_PARAM_UINT64 ? "]" : "", def);
+        object_class_property_add(klass, info->name,
+                                  rtl8168_param_qom_type[kind],
                                   rtl8168_param_get, rtl8168_param_set, NULL,
                                   (void *)(uintptr_t)i);
         object_class_property_set_description(klass, info->name, desc);
@@ -668,6 +669,11 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
          */
         .trace_event = rtl8168_host_trace_event,
     };
+    const rtl8168_rx_order_ops rx_order_ops = {
+        .opaque = s,
+        .ready = rtl8168_rx_order_ready,
+        .flush = rtl8168_rx_order_flush,
+    };
 
     qemu_macaddr_default_if_unset(&s->conf.macaddr);
     cfg = rtl8168_build_config(s, errp);
@@ -706,6 +712,7 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
 
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, rtl8168_timer_cb, s);
+    s->rx_order = rtl8168_rx_order_new(&rx_order_ops);
     s->nic = qemu_new_nic(&net_rtl8168_info, &s->conf,
                           object_get_typename(OBJECT(s)), d->id,
                           &d->mem_reentrancy_guard, s);
@@ -715,6 +722,8 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
     if (!s->dev) {
         error_setg(errp, "rtl8168: %s", err);
         qemu_del_nic(s->nic);
+        rtl8168_rx_order_free(s->rx_order);
+        s->rx_order = NULL;
         timer_free(s->timer);
         pcie_cap_exit(pdev);
         goto fail_msi;
@@ -741,6 +750,8 @@ static void rtl8168_exit(PCIDevice *pdev)
     s->dev = NULL;
     timer_free(s->timer);
     qemu_del_nic(s->nic);
+    rtl8168_rx_order_free(s->rx_order);
+    s->rx_order = NULL;
     pcie_cap_exit(pdev);
     msi_uninit(pdev);
 }
@@ -749,7 +760,7 @@ static void rtl8168_reset_hold(Object *obj, ResetType type)
 {
     RTL8168State *s = RTL8168(obj);
 
-    s->busy++;
+    rtl8168_model_begin(s);
     rtl8168_reset(s->dev, rtl8168_now());
     rtl8168_model_done(s);
 }

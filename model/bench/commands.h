@@ -13,6 +13,7 @@ using ParamList = std::vector<std::pair<std::string, std::string>>;
 int cmd_mtu_sweep(int argc, char** argv);
 int cmd_episode(int argc, char** argv);
 int cmd_speed(int argc, char** argv);
+int cmd_rx_rate(int argc, char** argv);
 int cmd_params(int argc, char** argv);
 
 // "--param name=value" (repeatable) -> model parameters; throws on bad syntax.

@@ -10,10 +10,14 @@ namespace {
 void usage(std::ostream& os) {
   os << "usage: rtl8168-bench COMMAND [OPTIONS]\n"
         "  mtu-sweep --burst {128,256,512,1024,unlimited} --mtu FROM:TO[:STEP] [--csv]\n"
-        "        TSO TCP goodput versus MTU and TX DMA burst (the 2012 study)\n"
+        "        [--offloads {tso,sg-csum,csum}]\n"
+        "        TCP goodput versus MTU and TX DMA burst: TSO (the 2012 study), SG +\n"
+        "        checksum without TSO (the 2019 report) or SG off\n"
         "  episode txpoll-stall --driver {old,fixed}\n"
         "  episode msi-lost-irq --driver {old,fixed} [--irq {msi,intx}]\n"
         "        register-level reproductions of the 2007 and 2009 r8169 bugs\n"
+        "  rx-rate [--size N]...\n"
+        "        RX of back-to-back frames at line rate: frames per second delivered\n"
         "  speed [--csv]\n"
         "        simulated frames per host second, TX and RX, 64 and 1514 bytes\n"
         "  params [--chip C] [--json]\n"
@@ -33,6 +37,7 @@ int main(int argc, char** argv) {
   if (cmd == "mtu-sweep") return bench::cmd_mtu_sweep(argc - 1, argv + 1);
   if (cmd == "episode") return bench::cmd_episode(argc - 1, argv + 1);
   if (cmd == "speed") return bench::cmd_speed(argc - 1, argv + 1);
+  if (cmd == "rx-rate") return bench::cmd_rx_rate(argc - 1, argv + 1);
   if (cmd == "params") return bench::cmd_params(argc - 1, argv + 1);
   std::cerr << "rtl8168-bench: unknown command '" << cmd << "'\n";
   usage(std::cerr);

@@ -11,8 +11,19 @@
 //          stream crosses a 32 KiB boundary, one descriptor each
 //          (rtl8169_xmit_frags). What the 2012 netperf figures measured.
 //   ideal  the whole payload in one descriptor (the DMA engine alone).
-// Goodput is measured in virtual time over whole super-packets after a
-// warm-up, so the steady state is measured exactly.
+// --offloads selects what the stack hands the driver:
+//   tso      (default) the TSO super-packets above
+//   sg-csum  SG + TX checksum, TSO off: Linux segments in software (GSO,
+//            skb_segment) and each MTU-sized frame reaches r8169 as its own
+//            66-byte linear header plus the MSS of payload still in the
+//            socket's 32 KiB page fragments: one fragment, or two where the
+//            stream crosses a page boundary -- 2 or 3 descriptors per frame
+//            (the 2019 report's case, docs/HISTORY.md §4)
+//   csum     SG off, TX checksum on: the stack linearizes, each frame is one
+//            1514-byte buffer, one descriptor
+// Goodput is measured in virtual time over whole super-packets (or as many
+// frames as a super-packet would carry) after a warm-up, so the steady state
+// is measured exactly.
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -46,6 +57,14 @@ unsigned mxdma_of(const std::string& burst) {
 }
 
 enum class Layout { linux_frags, ideal };
+enum class Offloads { tso, sg_csum, csum };
+
+Offloads offloads_of(const std::string& name) {
+  if (name == "tso") return Offloads::tso;
+  if (name == "sg-csum") return Offloads::sg_csum;
+  if (name == "csum") return Offloads::csum;
+  throw std::invalid_argument("--offloads expects tso, sg-csum or csum, got '" + name + "'");
+}
 
 Layout layout_of(const std::string& name) {
   if (name == "linux") return Layout::linux_frags;
@@ -56,8 +75,8 @@ Layout layout_of(const std::string& name) {
 // Linux's TCP page fragments: 32 KiB (order-3) pages filled in stream order.
 constexpr uint32_t kPageFragBytes = 32768;
 
-SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, const ParamList& params,
-                    unsigned packets) {
+SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, Offloads offl,
+                    const ParamList& params, unsigned packets) {
   const uint32_t mss = mtu - 52;
   const uint32_t segs = (65536 - kTcpHeaderBytes) / mss;
   const uint32_t payload = segs * mss;
@@ -74,7 +93,37 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, const ParamList
   uint32_t seq = 0;
   // header + at most 3 payload fragments (payload <= 64 KiB spans <= 3 pages)
   constexpr unsigned kMaxDescs = 4;
-  auto refill = [&] {
+  // v2 checksum offload, TSO off (r8169 rtl8169_tso_csum_v2): IPv4_CS |
+  // TCP_CS and the transport offset (34) in opts2.
+  constexpr uint32_t kCsumOpts2 = (1u << 29) | (1u << 30) | (34u << 18);
+  auto refill_frames = [&] {
+    bool posted = false;
+    while (drv.tx_free() >= kMaxDescs) {
+      const std::vector<uint8_t> header = tcp_ipv4_header(kPeerMac, kNicMac, mss, seq);
+      if (offl == Offloads::csum) {
+        // Linearized: header and payload in one buffer.
+        const uint64_t buf = drv.tx_buffer(0);
+        std::copy(header.begin(), header.end(), h.mem(buf));
+        const std::vector<Frag> one{{buf, kTcpHeaderBytes + mss}};
+        drv.tx_post(one, 0, kCsumOpts2);
+      } else {
+        const uint64_t hdr = drv.tx_buffer(0);
+        std::copy(header.begin(), header.end(), h.mem(hdr));
+        std::vector<Frag> frags{{hdr, kTcpHeaderBytes}};
+        for (uint32_t at = 0; at < mss;) {
+          const uint32_t in_page = kPageFragBytes - (seq + at) % kPageFragBytes;
+          const uint32_t len = std::min(in_page, mss - at);
+          frags.push_back({drv.tx_buffer(static_cast<unsigned>(frags.size())), len});
+          at += len;
+        }
+        drv.tx_post(frags, 0, kCsumOpts2);
+      }
+      seq += mss;
+      posted = true;
+    }
+    if (posted) drv.doorbell();
+  };
+  auto refill_tso = [&] {
     bool posted = false;
     while (drv.tx_free() >= kMaxDescs) {
       const uint64_t hdr = drv.tx_buffer(0);
@@ -98,6 +147,13 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, const ParamList
     }
     if (posted) drv.doorbell();
   };
+  auto refill = [&] {
+    if (offl == Offloads::tso) {
+      refill_tso();
+    } else {
+      refill_frames();
+    }
+  };
   refill();
   const unsigned warm = 4;
   // Generous virtual-time bound: even 16-byte bursts finish long before it.
@@ -120,12 +176,12 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, const ParamList
 }  // namespace
 
 int cmd_mtu_sweep(int argc, char** argv) {
-  std::string burst = "unlimited", range = "1500:1500", layout = "linux";
+  std::string burst = "unlimited", range = "1500:1500", layout = "linux", offloads = "tso";
   std::vector<std::string> raw_params;
   std::string faults;  // --faults: the `faults` parameter
   unsigned packets = 8;
   po::options_description opts(
-      "rtl8168-bench mtu-sweep: TSO TCP goodput (Mbit/s of virtual time) versus MTU and TX burst\n"
+      "rtl8168-bench mtu-sweep: TCP goodput (Mbit/s of virtual time) versus MTU and TX burst\n"
       "Prints mtu,burst,mbps lines");
   opts.add_options()("help,h", "this help")(
       "burst", po::value(&burst)->default_value(burst),
@@ -134,6 +190,10 @@ int cmd_mtu_sweep(int argc, char** argv) {
       "layout", po::value(&layout)->default_value(layout),
       "TSO payload layout: linux (32 KiB page fragments, as tcp_sendmsg builds them) or ideal "
       "(one descriptor)")(
+      "offloads", po::value(&offloads)->default_value(offloads),
+      "what the stack hands the driver: tso (64 KiB TSO super-packets), sg-csum (SG + TX "
+      "checksum, TSO off: MTU-sized frames of a 66-byte header and 1-2 page fragments, as "
+      "Linux GSO builds them) or csum (SG off: each frame linearized in one buffer)")(
       "csv", "print a CSV header line first")(
       "packets", po::value(&packets)->default_value(packets),
       "64 KiB super-packets measured per point after warm-up")(
@@ -153,10 +213,11 @@ int cmd_mtu_sweep(int argc, char** argv) {
     const unsigned mxdma = mxdma_of(burst);
     const Layout lay = layout_of(layout);
     if (!faults.empty()) raw_params.push_back("faults=" + faults);
+    const Offloads offl = offloads_of(offloads);
     const ParamList params = parse_params(raw_params);
     if (vm.count("csv")) std::cout << "mtu,burst,mbps\n";
     for (unsigned mtu = from; mtu <= to; mtu += step) {
-      const SweepResult r = measure(mtu, mxdma, lay, params, packets);
+      const SweepResult r = measure(mtu, mxdma, lay, offl, params, packets);
       std::printf("%u,%s,%.2f\n", mtu, burst.c_str(), r.mbps);
       std::fflush(stdout);
     }

@@ -136,6 +136,8 @@ const std::vector<Param>& params() {
       uint_param("pcie-tlp-overhead", "bytes", "Framing bytes per TLP: 3DW header 12 + sequence 2 + LCRC 4 + STP/END 2", &TimingParams::pcie_tlp_overhead, 0, 64),
       uint_param("pcie-mrrs", "bytes", "Max read request size: the burst MXDMA=7 (unlimited) stands for", &TimingParams::pcie_mrrs, 128, 4096),
       uint_param("dma-read-rate", "MB/s", "The chip's DMA path for read completions into its FIFOs, if slower than the link (0: the link sets the pace)", &TimingParams::dma_read_rate, 0, 100'000),
+      uint_param("tx-desc-prefetch", "descriptors", "TX descriptors read ahead (one 16-byte read at a time, on their own PCIe read tag, overlapping the data read); 0: each read when the walk reaches it", &TimingParams::tx_desc_prefetch, 0, 64),
+      uint_param("rx-desc-prefetch", "descriptors", "RX descriptors read ahead while the current frame is written (0 or 1)", &TimingParams::rx_desc_prefetch, 0, 1),
       uint_param("tx-fifo-size", "bytes", "TX FIFO (store and forward; must hold the largest frame)", &TimingParams::tx_fifo_size, 2048, 1 << 20),
       uint_param("rx-fifo-size", "bytes", "RX FIFO; a full FIFO back-pressures the host", &TimingParams::rx_fifo_size, 2048, 1 << 20),
       uint_param("phy-an-time", "ns", "Autonegotiation restart to link up (real 1000BASE-T: 2-3 s; shortened)", &TimingParams::phy_an_time, 0, 10'000'000'000ull),

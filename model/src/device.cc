@@ -125,6 +125,8 @@ void Device::dispatch(const Event& e) {
     case EventKind::ChipResetDone: software_reset_done(); break;
     case EventKind::DtccrDone: tally.on_done(); break;
     case EventKind::TxDmaDone: tx.on_dma_done(); break;
+    case EventKind::TxDescDone: tx.on_prefetch_done(); break;
+    case EventKind::RxPrefetchDone: rx.on_prefetch_done(); break;
     case EventKind::TxWireDone: tx.on_wire_done(); break;
     case EventKind::RxDescDone: rx.on_desc_done(); break;
     case EventKind::RxWriteDone: rx.on_write_done(); break;
@@ -139,7 +141,10 @@ void Device::dispatch(const Event& e) {
 // The events irq-race may bring forward: completions of the engines' work
 // and the mitigation timers, i.e. what raises RxOK/TxOK/TxDescUnavail.
 static bool pullable(EventKind k) {
-  return k == EventKind::TxDmaDone || k == EventKind::TxWireDone || k == EventKind::RxDescDone ||
+  // The engines' own completions (DMA, wire, descriptor reads and prefetches)
+  // and the moderation timer: what a guest's IntrStatus access could race.
+  return k == EventKind::TxDmaDone || k == EventKind::TxWireDone || k == EventKind::TxDescDone ||
+         k == EventKind::RxDescDone || k == EventKind::RxPrefetchDone ||
          k == EventKind::RxWriteDone || k == EventKind::MitigationTimer;
 }
 

@@ -32,7 +32,8 @@ namespace {
 constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
 // 2: RX FIFO entries carry their reservation. 3: chip timer, statistics
 // field by field, TX error stop, validated cross-field. 4: fault injection.
-constexpr uint32_t kStateVersion = 4;
+// 5: the TX descriptor prefetcher and the RX engine's read of the next descriptor.
+constexpr uint32_t kStateVersion = 5;
 constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending (about 12)
 // The clock and the event sequence number count up from 0 at power-on (one
 // per scheduled event); 2^62 is 146 years of virtual time. Later values were
@@ -172,6 +173,8 @@ Time Device::max_event_delay(EventKind kind) const {
     case EventKind::SideBusDone: return std::max({t.eri_time, t.ephy_time, t.csi_time});
     // A fault's own time (check_events() wants exactly the schedule's next).
     case EventKind::FaultTimer: return kMaxClock;
+    case EventKind::TxDescDone:
+    case EventKind::RxPrefetchDone: return std::max(dma_read_time(t, 16), yield);
     case EventKind::kCount: break;
   }
   return 0;
@@ -197,6 +200,10 @@ const char* Device::check_events() const {
   auto count = [&](EventKind k) { return n[static_cast<size_t>(k)]; };
   if (count(EventKind::TxDmaDone) != (tx.read_in_flight() ? 1u : 0u))
     return "TX read in flight does not match its completion event";
+  if (count(EventKind::TxDescDone) != (tx.prefetch_in_flight() ? 1u : 0u))
+    return "TX descriptor prefetch does not match its completion event";
+  if (count(EventKind::RxPrefetchDone) != (rx.prefetch_in_flight() ? 1u : 0u))
+    return "RX descriptor prefetch does not match its completion event";
   if (count(EventKind::TxWireDone) != (tx.wire_busy() ? 1u : 0u))
     return "TX wire state does not match its event";
   if (count(EventKind::RxDescDone) != (rx.desc_fetch_in_flight() ? 1u : 0u))

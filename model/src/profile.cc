@@ -6,13 +6,21 @@ namespace {
 
 // The PCIe link and DMA path of both parts: PCIe 1.1 x1 (docs/TIMING.md).
 // The 2012 burst/MTU report was measured on an RTL8168evl, so the read
-// latency fitted to it is that chip's as much as the 8168c's.
+// round trip and completion rate solved from its two DMA-bound points
+// (842 Mbit/s at MTU 1500, 908 at MTU 1076, burst 1024) are that chip's as
+// much as the 8168c's. Descriptor prefetch depth and the RX read-ahead are
+// assumptions (no register or document gives them for these parts; later
+// Realtek parts program a TX fetch count, r8169 TDFNR): docs/TIMING.md
+// "Descriptor prefetch and outstanding reads".
 constexpr TimingParams kPcie11x1{
-    .pcie_read_latency = 2900,
+    .pcie_read_latency = 2100,
     .pcie_bandwidth = 250,
     .pcie_completion_size = 64,
     .pcie_tlp_overhead = 20,
     .pcie_mrrs = 4096,
+    .dma_read_rate = 150,
+    .tx_desc_prefetch = 4,
+    .rx_desc_prefetch = 1,
     .tx_fifo_size = 8192,
     .rx_fifo_size = 8192,
     .phy_an_time = 500'000'000,

@@ -24,9 +24,23 @@ void RxEngine::reset() {
   pos_ = 0;
 }
 
+void RxEngine::clear_prefetch() {
+  d_.cancel(EventKind::RxPrefetchDone);
+  pf_busy_ = pf_valid_ = false;
+  pf_slot_ = 0;
+  pf_opts1_ = 0;
+  pf_addr_ = 0;
+}
+
+uint32_t RxEngine::next_slot() const {
+  if (desc_opts1_ & desc::RingEnd) return 0;
+  return pos_ + 1 >= kMaxRing ? 0 : pos_ + 1;
+}
+
 void RxEngine::halt() {
   d_.cancel(EventKind::RxDescDone);
   d_.cancel(EventKind::RxWriteDone);
+  clear_prefetch();
   phase_ = Phase::Idle;
   d_.stats.rx_dropped_disabled += fifo_.size();  // frames in the FIFO are lost, and counted
   fifo_.clear();
@@ -157,8 +171,36 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
 }
 
 void RxEngine::fetch_desc() {
+  if (pf_slot_ == pos_ && pf_busy_) {
+    phase_ = Phase::WaitDesc;  // on_prefetch_done() hands it over
+    return;
+  }
   phase_ = Phase::FetchDesc;
+  if (pf_slot_ == pos_ && pf_valid_) {
+    d_.schedule_in(d_.paced(0), EventKind::RxDescDone);  // hand-over of the prefetched slot
+    return;
+  }
+  clear_prefetch();  // a prefetch of another slot (the head frame was dropped) is useless
   d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::RxDescDone);
+}
+
+// The next slot's descriptor, read when the read completes (guest memory
+// is read then, as for every read); kept only when owned.
+void RxEngine::on_prefetch_done() {
+  if (!pf_busy_) return;
+  pf_busy_ = false;
+  uint8_t raw[desc::kSize];
+  const uint64_t at = ring_base() + static_cast<uint64_t>(pf_slot_) * desc::kSize;
+  const bool ok = d_.dma_read(at, raw, sizeof raw);
+  const RawDesc rd = decode_desc(raw);
+  if (ok && (rd.opts1 & desc::DescOwn)) {
+    pf_valid_ = true;
+    pf_opts1_ = rd.opts1;
+    pf_addr_ = rd.addr;
+  } else {
+    clear_prefetch();  // read again when a frame needs the slot
+  }
+  if (phase_ == Phase::WaitDesc) fetch_desc();
 }
 
 void RxEngine::pop_head() {
@@ -184,16 +226,22 @@ void RxEngine::drop_head(uint64_t reason) {
 
 void RxEngine::on_desc_done() {
   if (phase_ != Phase::FetchDesc || fifo_.empty()) return;
-  const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
-  uint8_t raw[desc::kSize];
-  if (!d_.dma_read(at, raw, sizeof raw)) {
-    d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
-    drop_head(kDescDma);
-    return;
+  if (pf_valid_ && pf_slot_ == pos_) {
+    desc_opts1_ = pf_opts1_;  // prefetched (owned when it was read)
+    desc_addr_ = pf_addr_;
+    clear_prefetch();
+  } else {
+    const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
+    uint8_t raw[desc::kSize];
+    if (!d_.dma_read(at, raw, sizeof raw)) {
+      d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
+      drop_head(kDescDma);
+      return;
+    }
+    const RawDesc rd = decode_desc(raw);
+    desc_opts1_ = rd.opts1;
+    desc_addr_ = rd.addr;
   }
-  const RawDesc rd = decode_desc(raw);
-  desc_opts1_ = rd.opts1;
-  desc_addr_ = rd.addr;
   if (!(desc_opts1_ & desc::DescOwn) || d_.faults.rx_withhold()) {
     // No buffer (or rx-withhold: one withheld): the frame is lost in the
     // FIFO (RxOverflow; r8169 counts it via the tally's rx_missed).
@@ -217,6 +265,13 @@ void RxEngine::on_desc_done() {
   // upstream link; the engine is busy for their transfer time.
   d_.schedule_in(dma_write_time(d_.timing(), f.bytes.size()) + dma_write_time(d_.timing(), 8),
                  EventKind::RxWriteDone);
+  // Not on a one-slot ring, whose next slot is the one being written.
+  if (d_.timing().rx_desc_prefetch != 0 && !pf_busy_ && !pf_valid_ && next_slot() != pos_) {
+    // The next slot, read while this frame is written (a second read tag).
+    pf_slot_ = next_slot();
+    pf_busy_ = true;
+    d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::RxPrefetchDone);
+  }
 }
 
 void RxEngine::on_write_done() {
@@ -265,6 +320,11 @@ void RxEngine::visit(Archive& a) {
   a.io(fifo_used_);
   a.io(host_waiting_);
   a.io(ready_signal_);
+  a.io(pf_busy_);  // state version 4
+  a.io(pf_valid_);
+  a.io(pf_slot_);
+  a.io(pf_opts1_);
+  a.io(pf_addr_);
   const uint32_t n = a.count(fifo_.size(), 65536);
   if (a.loading()) fifo_.reset(n);
   for (uint32_t i = 0; i < n && a.ok(); i++) {
@@ -286,7 +346,21 @@ const char* RxEngine::check() const {
                                    desc::RxProtoUDP | desc::IPFail | desc::TCPFail |
                                    desc::UDPFail;
   if (pos_ >= kMaxRing) return "RX ring position out of range";
-  if (phase_ > Phase::Write) return "RX phase invalid";
+  if (phase_ > Phase::WaitDesc) return "RX phase invalid";
+  // The prefetch as on_desc_done() / on_prefetch_done() / fetch_desc() keep
+  // it: off without rx-desc-prefetch; a read in flight or an owned
+  // descriptor kept, never both; canonical when neither; the engine waits
+  // only for a read in flight of the head frame's slot.
+  if (pf_slot_ >= kMaxRing) return "RX prefetch slot out of range";
+  if (pf_busy_ && pf_valid_) return "RX prefetch both in flight and done";
+  if (!pf_busy_ && !pf_valid_ && (pf_slot_ || pf_opts1_ || pf_addr_))
+    return "RX prefetch fields set with no prefetch";
+  if (pf_busy_ && (pf_opts1_ || pf_addr_)) return "RX prefetch read in flight with a result";
+  if (pf_valid_ && !(pf_opts1_ & desc::DescOwn)) return "RX prefetched descriptor not owned";
+  if (d_.timing().rx_desc_prefetch == 0 && (pf_busy_ || pf_valid_))
+    return "RX prefetch without rx-desc-prefetch";
+  if (phase_ == Phase::WaitDesc && !(pf_busy_ && pf_slot_ == pos_))
+    return "RX waits for a prefetch that is not in flight";
   if ((phase_ == Phase::Idle) != (fifo_.empty())) return "RX engine phase disagrees with its FIFO";
   // receive() queues only while RxEnb is set, and clearing it halts the
   // engine and empties the FIFO (Device::on_write_hook, halt()).

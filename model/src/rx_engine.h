@@ -4,6 +4,13 @@
 // data + FCS write and descriptor write-back (posted), RxOK; no owned
 // descriptor -> the frame is dropped with RxOverflow|RxFIFOOver and the
 // next frame re-reads the same slot (docs/R8169.md §3 "RX").
+//
+// With `rx-desc-prefetch` 1 the engine reads the next slot's descriptor
+// while the current frame is written (a second outstanding read, its own
+// tag), so the next frame's descriptor is at hand when its write may begin
+// (docs/TIMING.md "RX"). Only an owned descriptor is kept: a slot found
+// without Own is read again when a frame needs it, so a drop still means a
+// read at the frame's turn found no buffer.
 #pragma once
 
 #include <cstdint>
@@ -33,19 +40,22 @@ class RxEngine {
   bool receive(std::span<const uint8_t> frame);
   void on_desc_done();
   void on_write_done();
+  void on_prefetch_done();  // EventKind::RxPrefetchDone
   uint32_t position() const { return pos_; }
   // The host was refused and waits for room (rx_ready is due).
   bool take_ready_signal();
 
   bool desc_fetch_in_flight() const { return phase_ == Phase::FetchDesc; }
   bool write_in_flight() const { return phase_ == Phase::Write; }
+  bool prefetch_in_flight() const { return pf_busy_; }
 
   // The component's state in the blob, for save and load alike (state_io.h).
   void visit(Archive& a);
   const char* check() const;  // nullptr when the loaded state is consistent
 
  private:
-  enum class Phase : uint8_t { Idle, FetchDesc, Write };
+  // WaitDesc: the head frame's descriptor is the prefetch read in flight.
+  enum class Phase : uint8_t { Idle, FetchDesc, Write, WaitDesc };
   enum class AddressClass : uint8_t { Unicast, Broadcast, Multicast };
   struct RxFrame {
     std::vector<uint8_t> bytes;  // frame as delivered + 4-byte FCS
@@ -59,6 +69,8 @@ class RxEngine {
   void drop_head(uint64_t reason);
   void pop_head();
   uint64_t ring_base() const;
+  uint32_t next_slot() const;  // the slot after pos_ (EOR / ring bound)
+  void clear_prefetch();
 
   Device& d_;
   uint32_t pos_ = 0;
@@ -67,6 +79,13 @@ class RxEngine {
   uint64_t desc_addr_ = 0;
   FifoRing<RxFrame> fifo_;  // frames taken from the wire, waiting for a descriptor
   uint32_t fifo_used_ = 0;
+  // Prefetch of the slot after the one being written: a read in flight, or
+  // an owned descriptor kept for pf_slot_.
+  bool pf_busy_ = false;
+  bool pf_valid_ = false;
+  uint32_t pf_slot_ = 0;
+  uint32_t pf_opts1_ = 0;
+  uint64_t pf_addr_ = 0;
   bool host_waiting_ = false;
   bool ready_signal_ = false;
 };

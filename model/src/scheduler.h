@@ -27,6 +27,8 @@ enum class EventKind : uint8_t {
   ChipTimer,        // TCTR reached TimerInt
   SideBusDone,      // an ERI / EPHY / CSI access finished (arg: side_bus.h Bus)
   FaultTimer,       // a time-triggered fault is due (fault_injector.h)
+  TxDescDone,       // the TX descriptor prefetcher's read completed
+  RxPrefetchDone,   // the RX engine's read of the next descriptor completed
   kCount
 };
 

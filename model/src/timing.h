@@ -26,6 +26,14 @@ struct TimingParams {
   // docs/TIMING.md "Deriving the DMA path" explains how it and
   // pcie_read_latency are pinned.
   uint32_t dma_read_rate = 0;
+  // Descriptor prefetch (docs/TIMING.md "Descriptor prefetch and outstanding
+  // reads"). TX: how many descriptors the engine reads ahead of the one it
+  // works on, one 16-byte read at a time on a read tag of their own, while
+  // the data read of the current frame is outstanding (0: none, every
+  // descriptor is read when the walk reaches it, on the data's tag). RX:
+  // 0 or 1, the next descriptor read while the current frame is written.
+  uint32_t tx_desc_prefetch = 0;    // descriptors
+  uint32_t rx_desc_prefetch = 0;    // descriptors (0 or 1)
   // On-chip FIFOs (store and forward: a TX frame is checksummed before it starts on the wire).
   uint32_t tx_fifo_size = 8192;     // bytes
   uint32_t rx_fifo_size = 8192;     // bytes

@@ -75,6 +75,7 @@ void TxEngine::halt() {
   }
   d_.cancel(EventKind::TxDmaDone);
   d_.cancel(EventKind::TxWireDone);
+  reset_prefetch();
   pending_ = {false, false};
   busy_ = false;
   error_stop_ = false;
@@ -162,15 +163,127 @@ void TxEngine::fetch_desc() {
     end_walk();
     return;
   }
-  phase_ = Phase::FetchDesc;
-  rd_addr_ = ring_base(q_) + static_cast<uint64_t>(pos_[q_]) * desc::kSize;
-  rd_len_ = desc::kSize;
-  d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDmaDone);
+  if (prefetch_depth() == 0) {
+    phase_ = Phase::FetchDesc;
+    rd_addr_ = ring_base(q_) + static_cast<uint64_t>(pos_[q_]) * desc::kSize;
+    rd_len_ = desc::kSize;
+    d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDmaDone);
+    return;
+  }
+  // Prefetch: the next descriptor (or the ring end / failure the prefetcher
+  // met at this slot) is handed over at once; otherwise wait for its read.
+  rd_addr_ = 0;
+  rd_len_ = 0;
+  const bool nothing_ahead = pf_.empty() && !pf_stop_ && !pf_error_;
+  if (nothing_ahead && !pf_busy_) pf_pos_ = pos_[q_];  // the prefetcher reads the walk's slot
+  phase_ = nothing_ahead ? Phase::WaitDesc : Phase::FetchDesc;
+  prefetch_more();
+  if (!nothing_ahead) d_.schedule_in(d_.paced(0), EventKind::TxDmaDone);
+}
+
+uint32_t TxEngine::prefetch_depth() const { return d_.timing().tx_desc_prefetch; }
+
+// The slot after `index` in the walk (advance_position()'s rule).
+uint32_t TxEngine::next_index(uint32_t index, uint32_t opts1) {
+  if (opts1 & desc::RingEnd) return 0;
+  return index + 1 >= kMaxRing ? 0 : index + 1;
+}
+
+// Issue the next prefetch read if there is room and the ring end has not
+// been seen: one 16-byte read at a time (a read tag of its own).
+void TxEngine::prefetch_more() {
+  if (phase_ == Phase::Idle || phase_ == Phase::Drain) return;  // no walk
+  if (pf_busy_ || pf_stop_ || pf_error_ || pf_.size() >= prefetch_depth()) return;
+  if (slot_in_use(pf_pos_)) return;  // resumed by on_wire_done() once written back
+  pf_busy_ = true;
+  d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDescDone);
+}
+
+// A slot the engine still holds: a descriptor of the frame being fetched
+// (once its LS is in; while descriptors are still being collected the walk
+// reads on, as without prefetch), one already prefetched, or one of a frame
+// in the FIFO not yet written back (a ring shorter than the work in flight,
+// e.g. one EOR descriptor). The prefetcher does not read it again until it
+// is handed back, so a descriptor is never taken twice; each block ends
+// (the frame's fetch, the consumption of the prefetched ones, the wire).
+bool TxEngine::slot_in_use(uint32_t index) const {
+  const bool frame = phase_ == Phase::FetchHeader || phase_ == Phase::FetchData ||
+                     phase_ == Phase::WaitFifo;
+  for (const Desc& dsc : descs_) {
+    if (frame && dsc.index == index) return true;
+  }
+  for (const Desc& dsc : pf_) {
+    if (dsc.index == index) return true;
+  }
+  const uint64_t addr = ring_base(q_) + static_cast<uint64_t>(index) * desc::kSize;
+  for (size_t i = 0; i < fifo_.size(); i++) {
+    const WireFrame& f = fifo_.at(i);
+    if (f.queue != q_) continue;
+    for (const auto& wb : f.writeback) {
+      if (wb.first == addr) return true;
+    }
+  }
+  return false;
+}
+
+void TxEngine::reset_prefetch() {
+  d_.cancel(EventKind::TxDescDone);
+  pf_.clear();
+  pf_pos_ = 0;
+  pf_busy_ = pf_stop_ = pf_error_ = false;
+}
+
+// A prefetch read completed: guest memory is read now, as for any read.
+void TxEngine::on_prefetch_done() {
+  if (!pf_busy_) return;  // stale after a halt
+  pf_busy_ = false;
+  if (slot_in_use(pf_pos_)) {
+    // The walk took the slot meanwhile (its frame is now being fetched):
+    // not a new descriptor. Read it again once it is handed back.
+    prefetch_more();
+    return;
+  }
+  uint8_t raw[desc::kSize];
+  const uint64_t at = ring_base(q_) + static_cast<uint64_t>(pf_pos_) * desc::kSize;
+  if (!d_.dma_read(at, raw, sizeof raw)) {
+    pf_error_ = true;
+  } else {
+    const RawDesc rd = decode_desc(raw);
+    if (!(rd.opts1 & desc::DescOwn)) {
+      pf_stop_ = true;
+    } else {
+      pf_.push_back(Desc{pf_pos_, rd.opts1, rd.opts2, rd.addr});
+      pf_pos_ = next_index(pf_pos_, rd.opts1);
+    }
+  }
+  prefetch_more();
+  if (phase_ == Phase::WaitDesc) {
+    phase_ = Phase::FetchDesc;
+    d_.schedule_in(d_.paced(0), EventKind::TxDmaDone);
+  }
 }
 
 void TxEngine::on_dma_done() {
   switch (phase_) {
-    case Phase::FetchDesc: desc_fetched(); break;
+    case Phase::FetchDesc:
+      if (prefetch_depth() == 0) {
+        desc_fetched();
+      } else if (!pf_.empty()) {
+        const Desc dsc = pf_.front();
+        pf_.erase(pf_.begin());
+        desc_arrived(dsc);
+        prefetch_more();  // room again (a no-op if the walk ended meanwhile)
+      } else if (pf_error_) {
+        d_.trace.tx_error(kDescDma, pos_[q_]);
+        clear_frame();
+        d_.account_error(d_.stats.tx_dma_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
+        end_walk();
+      } else {
+        // The prefetcher found Own clear at this slot: the ring is empty.
+        if (!descs_.empty() && !refuse_frame(kIncomplete)) return;
+        end_walk();
+      }
+      break;
     case Phase::FetchHeader:
     case Phase::FetchData: data_fetched(); break;
     default: break;  // stale completion after a halt
@@ -206,6 +319,11 @@ void TxEngine::desc_fetched() {
     end_walk();
     return;
   }
+  desc_arrived(dsc);
+}
+
+// An owned descriptor reached the walk (read, or handed over by the prefetcher).
+void TxEngine::desc_arrived(const Desc& dsc) {
   d_.trace.tx_desc(dsc.index, dsc.opts1, dsc.opts2);
   const bool fs = dsc.opts1 & desc::FirstFrag;
   if (!descs_.empty() && fs && !refuse_frame(kFsBeforeLs)) return;
@@ -443,6 +561,9 @@ bool TxEngine::refuse_frame(uint64_t reason) {
 }
 
 void TxEngine::end_walk() {
+  // The walk is over: what the prefetcher saw is forgotten, and the next
+  // walk reads its slots again.
+  reset_prefetch();
   if (pending_[1] || pending_[0]) {
     // A doorbell arrived during the walk and was kept (not lossy): re-check.
     q_ = pending_[1] ? 1 : 0;
@@ -460,6 +581,7 @@ void TxEngine::end_walk() {
 // driver learns of it from its TX watchdog (r8169 rtl8169_tx_timeout).
 void TxEngine::stall() {
   pending_ = {false, false};
+  reset_prefetch();  // a read in flight is dropped, what was read forgotten
   stop_fetching();
 }
 
@@ -521,6 +643,8 @@ void TxEngine::on_wire_done() {
   }
   if (completes) d_.irq.raise_moderated(1);
   kick_wire();
+  // A slot just handed back may be the one the prefetcher waits for.
+  if (phase_ != Phase::Idle && phase_ != Phase::Drain) prefetch_more();
   if (phase_ == Phase::WaitFifo && reserve_fifo(unit_fifo_)) {
     phase_ = Phase::FetchData;
     if (goal_ == stream_pos_) {
@@ -594,6 +718,61 @@ void TxEngine::visit(Archive& a) {
       a.io(f.writeback[k].second);
     }
   }
+  // The descriptor prefetcher (state version 4).
+  const uint32_t npf = a.count(pf_.size(), 64);
+  if (a.loading()) pf_.assign(npf, Desc{});
+  for (uint32_t i = 0; i < npf && a.ok(); i++) {
+    a.io(pf_[i].index);
+    a.io(pf_[i].opts1);
+    a.io(pf_[i].opts2);
+    a.io(pf_[i].addr);
+  }
+  a.io(pf_pos_);
+  a.io(pf_busy_);
+  a.io(pf_stop_);
+  a.io(pf_error_);
+}
+
+// The prefetcher against the walk, as fetch_desc(), prefetch_more(),
+// on_prefetch_done() and end_walk() keep it: canonical (empty, stopped
+// nowhere) outside a walk or without prefetch; during a walk its
+// descriptors owned and consecutive from the walk's slot, the slot it reads
+// next just past them, a read in flight only with room, and idle only when
+// full, stopped, or blocked by a slot still held (slot_in_use(): it is
+// re-armed whenever room appears or a slot is handed back). A blob with any
+// other state would hand the walk a descriptor from a slot it never reached,
+// or leave the walk waiting for a read nobody issued.
+const char* TxEngine::check_prefetch() const {
+  const bool canonical = pf_.empty() && pf_pos_ == 0 && !pf_busy_ && !pf_stop_ && !pf_error_;
+  const bool walking = phase_ != Phase::Idle && phase_ != Phase::Drain;
+  const uint32_t depth = prefetch_depth();
+  if (depth == 0 || !walking) {
+    if (!canonical) return "TX prefetcher active outside a prefetching walk";
+    if (phase_ == Phase::WaitDesc) return "TX waits for a prefetcher that is off";
+    return nullptr;
+  }
+  if (pf_.size() > depth) return "TX prefetched more descriptors than its depth";
+  if (int{pf_busy_} + int{pf_stop_} + int{pf_error_} > 1) return "TX prefetcher state flags conflict";
+  if (pf_busy_ && pf_.size() >= depth) return "TX prefetch read in flight without room";
+  // Blocked by a frame in the FIFO, it resumes at that frame's wire
+  // completion; the block is judged by descriptor address against the ring
+  // base in TxDescStartAddr, which the guest may rewrite meanwhile (so with
+  // frames in the FIFO, an idle prefetcher is always on its way back).
+  const bool resumes = slot_in_use(pf_pos_) || !fifo_.empty();
+  if (!pf_busy_ && !pf_stop_ && !pf_error_ && pf_.size() != depth && !resumes)
+    return "TX prefetcher idle with room during a walk";
+  uint32_t expect = pos_[q_ & 1];
+  for (const Desc& dsc : pf_) {
+    if (dsc.index != expect) return "TX prefetched descriptors not consecutive from the walk";
+    if (!(dsc.opts1 & desc::DescOwn)) return "TX prefetched descriptor not owned";
+    expect = next_index(dsc.index, dsc.opts1);
+  }
+  if (pf_pos_ != expect) return "TX prefetch position disagrees with its descriptors";
+  if (phase_ == Phase::WaitDesc && (!pf_.empty() || pf_stop_ || pf_error_ || (!pf_busy_ && !resumes)))
+    return "TX waits for the prefetcher without its read in flight";
+  if (phase_ == Phase::FetchDesc && pf_.empty() && !pf_stop_ && !pf_error_)
+    return "TX descriptor hand-over with nothing prefetched";
+  return nullptr;
 }
 
 // The frame being assembled, checked against what begin_frame(),
@@ -609,7 +788,8 @@ const char* TxEngine::check_frame() const {
     if (total_ || cur_desc_ || cur_off_ || goal_ || stream_pos_ || !buf_.empty() ||
         !header_.empty() || hdr_len_ || seg_index_ || seg_count_ || unit_fifo_ || unit_reserved_)
       return "TX frame cursors set outside a frame";
-    if (phase_ != Phase::FetchDesc && !descs_.empty()) return "TX descriptors outside a walk";
+    if (phase_ != Phase::FetchDesc && phase_ != Phase::WaitDesc && !descs_.empty())
+      return "TX descriptors outside a walk";
     for (size_t i = 0; i < descs_.size(); i++) {
       const uint32_t o1 = descs_[i].opts1;
       if (!(o1 & desc::DescOwn) || (o1 & desc::LastFrag)) return "TX partial frame descriptor invalid";
@@ -715,7 +895,7 @@ const char* TxEngine::check_desc_chain() const {
 const char* TxEngine::check() const {
   if (pos_[0] >= kMaxRing || pos_[1] >= kMaxRing) return "TX ring position out of range";
   if (q_ > 1) return "TX queue invalid";
-  if (phase_ > Phase::Drain) return "TX phase invalid";
+  if (phase_ > Phase::WaitDesc) return "TX phase invalid";
   if (walk_count_ > 4 * kMaxRing + 1) return "TX walk count out of range";
   if (busy_ != (phase_ != Phase::Idle)) return "TX busy flag disagrees with its phase";
   if (!busy_ && (pending_[0] || pending_[1])) return "TX doorbell latched while idle";
@@ -733,9 +913,15 @@ const char* TxEngine::check() const {
   if (phase_ != Phase::Idle &&
       (!(cmd & reg::CmdTxEnb) || (cmd & (reg::CmdStopReq | reg::CmdReset))))
     return "TX engine running with the transmitter off";
-  if (phase_ == Phase::FetchDesc && rd_len_ != desc::kSize) return "TX descriptor read length invalid";
-  if ((phase_ == Phase::Idle || phase_ == Phase::Drain) && (rd_len_ || rd_addr_))
+  // A descriptor read is 16 bytes at the walk's slot; with prefetch the
+  // walk's own tag carries no descriptor read (the hand-over is internal).
+  if (phase_ == Phase::FetchDesc && prefetch_depth() == 0 && rd_len_ != desc::kSize)
+    return "TX descriptor read length invalid";
+  if ((phase_ == Phase::Idle || phase_ == Phase::Drain || phase_ == Phase::WaitDesc ||
+       (phase_ == Phase::FetchDesc && prefetch_depth() != 0)) &&
+      (rd_len_ || rd_addr_))
     return "TX read request outside a fetch";
+  if (const char* why = check_prefetch()) return why;
   if (const char* why = check_frame()) return why;
   if (phase_ == Phase::Idle && !fifo_.empty()) return "TX idle with frames in its FIFO";
   if (phase_ == Phase::Drain && fifo_.empty()) return "TX draining an empty FIFO";

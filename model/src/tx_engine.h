@@ -13,6 +13,17 @@
 //   A prefetch that finds Own clear ends the walk ("ring empty"); the
 //   engine is idle once the FIFO drained.
 //
+// With `tx-desc-prefetch` N > 0 the descriptors come from a prefetcher
+// that reads up to N descriptors ahead of the walk, one 16-byte read at a
+// time on a PCIe read tag of its own, so its reads overlap the data read in
+// flight (two non-posted reads outstanding; the data reads of one frame stay
+// one at a time: docs/TIMING.md). Each descriptor is read from guest memory
+// when its simulated read completes; the first one found without Own stops
+// the prefetcher, and the walk ends when it reaches that slot: the idle
+// decision still comes from a read taken before the current frame
+// completes (lossy-txpoll). The walk takes a prefetched descriptor through
+// a zero-delay TxDmaDone, so event order is that of a read.
+//
 // Guest memory is read when each simulated read completes, not at the
 // doorbell: that is what makes the lossy-txpoll race real (docs/HISTORY.md §1).
 // Every ring walk is bounded (kMaxRing descriptors without EOR wrap).
@@ -45,6 +56,7 @@ class TxEngine {
   void halt();                   // TxEnb cleared / StopReq: drop in-flight work, keep positions
   void doorbell(unsigned queue); // 0 = NPQ, 1 = HPQ
   void on_dma_done();
+  void on_prefetch_done();  // a prefetch read completed (EventKind::TxDescDone)
   void on_wire_done();
   bool busy() const { return busy_; }
   uint32_t position(unsigned queue) const { return pos_[queue]; }
@@ -53,13 +65,17 @@ class TxEngine {
     return phase_ == Phase::FetchDesc || phase_ == Phase::FetchHeader || phase_ == Phase::FetchData;
   }
   bool wire_busy() const { return wire_busy_; }
+  // A descriptor prefetch read is outstanding (its TxDescDone event is pending).
+  bool prefetch_in_flight() const { return pf_busy_; }
 
   // The component's state in the blob, for save and load alike (state_io.h).
   void visit(Archive& a);
   const char* check() const;  // nullptr when the loaded state is consistent
 
  private:
-  enum class Phase : uint8_t { Idle, FetchDesc, FetchHeader, FetchData, WaitFifo, Drain };
+  // WaitDesc: the walk waits for the prefetcher's read in flight (last, so
+  // the other phases keep the numbers the doorbell_ignored trace reports).
+  enum class Phase : uint8_t { Idle, FetchDesc, FetchHeader, FetchData, WaitFifo, Drain, WaitDesc };
   struct Desc {
     uint32_t index;
     uint32_t opts1, opts2;
@@ -79,6 +95,13 @@ class TxEngine {
   uint32_t burst() const;
   void fetch_desc();
   void desc_fetched();
+  void desc_arrived(const Desc& dsc);
+  uint32_t prefetch_depth() const;
+  void prefetch_more();
+  bool slot_in_use(uint32_t index) const;
+  void reset_prefetch();
+  static uint32_t next_index(uint32_t index, uint32_t opts1);
+  const char* check_prefetch() const;
   void begin_frame();
   void continue_fetch();
   void data_fetched();
@@ -135,6 +158,14 @@ class TxEngine {
   uint32_t unit_fifo_ = 0;       // FIFO bytes the unit being fetched will take
   bool unit_reserved_ = false;
   // FIFO + wire.
+  // Descriptor prefetcher (tx-desc-prefetch > 0): owned descriptors read
+  // ahead, consecutive from pos_[q_]; the slot it reads next; a read in
+  // flight; the last read found Own clear (the ring end it saw) or failed.
+  std::vector<Desc> pf_;
+  uint32_t pf_pos_ = 0;
+  bool pf_busy_ = false;
+  bool pf_stop_ = false;
+  bool pf_error_ = false;
   FifoRing<WireFrame> fifo_;     // frames waiting for (or on) the wire
   uint32_t fifo_used_ = 0;
   bool wire_busy_ = false;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // State blobs whose fields each look plausible but whose combination is
 // unreachable from power-on: each test saves a real device, patches one field
-// (located by a walk of the version-3 layout of device_state.cc, 8168c
+// (located by a walk of the version-4 layout of device_state.cc, 8168c
 // profile), and checks that rtl8168_state_load refuses the blob and says why.
 // Before the checks existed, each of these loaded, and then: an over-read of
 // the TX descriptor list (a host crash), a stuck TX engine or PHY reset, NPQ
@@ -30,7 +30,9 @@ struct BlobMap {
   uint32_t tx_ndescs = 0;
   uint8_t phase = 0;
   size_t tx_cur_desc = 0, tx_cur_off = 0, tx_stream_pos = 0;
-  uint32_t tx_fifo_frames = 0, rx_fifo_frames = 0;
+  uint32_t tx_fifo_frames = 0, rx_fifo_frames = 0, tx_prefetched = 0;
+  size_t tx_pf = 0, rx_pf = 0, tx_prefetched_at = 0;  // prefetched TX descriptors; RX prefetch
+  uint8_t rx_pf_busy = 0;
   uint8_t tx_wire_busy = 0;
   size_t txpoll = 0, timer_start = 0;
   size_t events = 0;  // first event
@@ -95,8 +97,16 @@ struct BlobMap {
       p += 4 + 1 + 4 + 1;
       p += 12 * u32();
     }
+    m.tx_prefetched_at = p;
+    m.tx_prefetched = u32();
+    m.tx_pf = p;
+    p += 20 * m.tx_prefetched;
+    p += 4 + 1 + 1 + 1;  // prefetch position, read in flight, stopped, failed
     // RX
     p += 4 + 1 + 4 + 8 + 4 + 1 + 1;
+    m.rx_pf = p;
+    m.rx_pf_busy = u8();
+    p += 1 + 4 + 4 + 8;  // prefetch: kept, slot, opts1, addr
     m.rx_fifo_frames = u32();
     for (uint32_t i = 0; i < m.rx_fifo_frames; i++) {
       bytes();
@@ -144,7 +154,7 @@ void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
   for (int i = 0; i < 8; i++) b.at(at + i) = static_cast<uint8_t>(v >> (8 * i));
 }
 
-enum TxPhase : uint8_t { kIdle, kFetchDesc, kFetchHeader, kFetchData, kWaitFifo, kDrain };
+enum TxPhase : uint8_t { kIdle, kFetchDesc, kFetchHeader, kFetchData, kWaitFifo, kDrain, kWaitDesc };
 enum Kind : uint8_t { kPhyarDone = 0, kTxDmaDone = 5, kTxWireDone = 6 };
 
 Params params(Params extra = {}) {
@@ -219,7 +229,8 @@ std::vector<uint8_t> wait_fifo_blob(Nic& nic) {
 // continue_fetch reads descs_[cur_desc_]); the cursor was checked only while
 // fetching, so a WaitFifo blob could point it past the descriptor list.
 TEST(ApiStateLoadSmallFifo, TxCursorWhileWaitingForFifoRoomIsChecked) {
-  const Params p = params({{"tx-fifo-size", "6148"}, {"pcie-bandwidth", "100000"}});
+  const Params p = params(
+      {{"tx-fifo-size", "6148"}, {"pcie-bandwidth", "100000"}, {"dma-read-rate", "0"}});
   Nic nic(p);
   const std::vector<uint8_t> blob = wait_fifo_blob(nic);
   const BlobMap map = BlobMap::parse(blob);
@@ -240,12 +251,14 @@ TEST(ApiStateLoadSmallFifo, TxCursorWhileWaitingForFifoRoomIsChecked) {
 
 // Descriptors collected before LS carry their ring index into the frame's
 // write-back and, on a halt, into the ring position: they must follow each
-// other from the ring position as desc_fetched() took them.
+// other from the ring position as desc_fetched() took them. (With the
+// descriptor prefetch of the profiles, the walk holds the first descriptor
+// while the prefetcher's read of the second is in flight: WaitDesc.)
 TEST_F(ApiStateLoad, PartialFrameDescriptorIndicesAreChecked) {
   nic.drv.queue_tx({frame_to(kDst, 700, 1), pattern(800, 2)});
   nic.drv.kick();
   const std::vector<uint8_t> blob =
-      saved_when([](const BlobMap& m) { return m.phase == kFetchDesc && m.tx_ndescs == 1; });
+      saved_when([](const BlobMap& m) { return m.phase == kWaitDesc && m.tx_ndescs == 1; });
   EXPECT_EQ(refused(blob), "");
   std::vector<uint8_t> beyond = blob;
   put32(beyond, map.tx_descs, 5000);  // descs_[0].index; the ring bound is 1024
@@ -253,6 +266,41 @@ TEST_F(ApiStateLoad, PartialFrameDescriptorIndicesAreChecked) {
   std::vector<uint8_t> elsewhere = blob;
   put32(elsewhere, map.tx_descs, 7);  // in range, but the ring position is not just past it
   EXPECT_EQ(refused(elsewhere), refusal("TX descriptors not consecutive from the ring position"));
+}
+
+// The TX prefetcher's descriptors are handed to the walk as they are: one
+// whose index does not follow the walk's slot, or without Own, would put a
+// descriptor into a frame from a slot the walk never reached, or one the
+// driver still owns (state version 4).
+TEST_F(ApiStateLoad, PrefetchedTxDescriptorsAreChecked) {
+  for (uint8_t i = 0; i < 4; i++) nic.drv.queue_frame(frame_to(kDst, 1514, i));
+  nic.drv.kick();
+  const std::vector<uint8_t> blob =
+      saved_when([](const BlobMap& m) { return m.phase == kFetchData && m.tx_prefetched >= 1; });
+  EXPECT_EQ(refused(blob), "");
+  std::vector<uint8_t> skipped = blob;
+  put32(skipped, map.tx_pf, (blob.at(map.tx_pf) + 1) % 256);  // index: one slot further
+  EXPECT_EQ(refused(skipped), refusal("TX prefetched descriptors not consecutive from the walk"));
+  std::vector<uint8_t> unowned = blob;
+  unowned.at(map.tx_pf + 4 + 3) &= 0x7f;  // opts1 bit 31: Own
+  EXPECT_EQ(refused(unowned), refusal("TX prefetched descriptor not owned"));
+  std::vector<uint8_t> none = blob;
+  put32(none, map.tx_prefetched_at, 0);  // drop them: the walk position disagrees
+  none.erase(none.begin() + static_cast<std::ptrdiff_t>(map.tx_pf),
+             none.begin() + static_cast<std::ptrdiff_t>(map.tx_pf + 20 * map.tx_prefetched));
+  EXPECT_NE(refused(none), "");
+}
+
+// The RX read of the next slot is either in flight or done (an owned
+// descriptor kept), never both: a blob claiming both would hand the next
+// frame a descriptor no read returned.
+TEST_F(ApiStateLoad, RxPrefetchIsInFlightOrDoneNotBoth) {
+  EXPECT_EQ(nic.host.receive(frame_to_us(1514, 1)), 1514u);
+  const std::vector<uint8_t> blob = saved_when([](const BlobMap& m) { return m.rx_pf_busy == 1; });
+  EXPECT_EQ(refused(blob), "");
+  std::vector<uint8_t> both = blob;
+  both.at(map.rx_pf + 1) = 1;
+  EXPECT_EQ(refused(both), refusal("RX prefetch both in flight and done"));
 }
 
 // At 2^64-1 the next schedule() wrapped the sequence number to 0 and the

@@ -1,0 +1,1077 @@
+/*
+ * QTest testcase for the RTL8168 PCIe gigabit NIC (rtl8168-sim)
+ *
+ * Drives -device rtl8168 the way a driver does, through libqos' PCI helpers
+ * on q35: PCI identity and BARs per chip profile, reset values, register
+ * semantics, one frame each way through a -netdev socket backend (a
+ * socketpair, as e1000e-test and virtio-net-test do), MSI and INTx, the chip
+ * timer, and migration of a device with a frame in flight.
+ *
+ * Copyright (c) 2026 rtl8168-sim developers
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * This work is licensed under the terms of the GNU GPL, version 2 or later.
+ * See the COPYING file in the top-level directory.
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "libqos/malloc-pc.h"
+#include "qobject/qdict.h"
+#include "qobject/qlist.h"
+#include "hw/pci/pci_regs.h"
+#include "qemu/bswap.h"
+
+#define RTL_SLOT 4
+#define RTL_DEVFN QPCI_DEVFN(RTL_SLOT, 0)
+#define RTL_MAC "52:54:00:12:34:56"
+static const uint8_t rtl_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+static const uint8_t peer_mac[6] = { 0x52, 0x54, 0x00, 0xaa, 0xbb, 0xcc };
+
+/* Registers (names as in Linux r8169_main.c) */
+enum {
+    MAC0 = 0x00, MAC4 = 0x04, TxDescStartAddrLow = 0x20,
+    TxDescStartAddrHigh = 0x24, ChipCmd = 0x37, TxPoll = 0x38,
+    IntrMask = 0x3c, IntrStatus = 0x3e, TxConfig = 0x40, RxConfig = 0x44,
+    TCTR = 0x48, Cfg9346 = 0x50, Config1 = 0x52, TimerInt = 0x58,
+    PHYAR = 0x60, PHYstatus = 0x6c, RxMaxSize = 0xda, CPlusCmd = 0xe0,
+    RxDescAddrLow = 0xe4, RxDescAddrHigh = 0xe8,
+};
+enum { CmdReset = 0x10, CmdRxEnb = 0x08, CmdTxEnb = 0x04, RxBufEmpty = 0x01 };
+enum { NPQ = 0x40, FSWInt = 0x01 };
+enum {
+    PCSTimeout = 0x4000, SWInt = 0x0100, LinkChg = 0x0020, TxOK = 0x0004,
+    RxOK = 0x0001,
+};
+enum { Cfg9346_Lock = 0x00, Cfg9346_Unlock = 0xc0 };
+enum { LinkStatus = 0x02, FullDup = 0x01, _1000bpsF = 0x10 };
+enum { AcceptBroadcast = 0x08, AcceptMyPhys = 0x02 };
+#define PHYAR_FLAG 0x80000000u
+
+/* Descriptors: opts1, opts2, addr (little-endian, 16 bytes) */
+#define DescOwn (1u << 31)
+#define RingEnd (1u << 30)
+#define FirstFrag (1u << 29)
+#define LastFrag (1u << 28)
+#define RxBAR (1u << 25)
+
+typedef struct Chip {
+    const char *id;
+    uint32_t txconfig;  /* read at reset: XID in bits 31:20, TXCFG_EMPTY */
+    uint8_t revision;
+    uint16_t phy_id2;
+} Chip;
+
+static const Chip chips[] = {
+    { "8168c", 0x3c400000, 0x02, 0xc912 },
+    { "8168evl", 0x2c800800, 0x06, 0xc800 },   /* bit 11: TX FIFO empty */
+};
+
+typedef struct Rtl {
+    QTestState *qts;
+    QGuestAllocator alloc;
+    QPCIBus *bus;
+    QPCIDevice *dev;
+    QPCIBar io, mmio;
+    uint64_t io_size, mmio_size;
+    int sock;           /* our end of the backend's socketpair */
+    int64_t now;        /* QEMU_CLOCK_VIRTUAL after the last step */
+} Rtl;
+
+static void rtl_attach(Rtl *r)
+{
+    pc_alloc_init(&r->alloc, r->qts, ALLOC_NO_FLAGS);
+    r->bus = qpci_new_pc(r->qts, &r->alloc);
+    r->dev = qpci_device_find(r->bus, RTL_DEVFN);
+    g_assert_nonnull(r->dev);
+    qpci_device_enable(r->dev);
+    r->io = qpci_iomap(r->dev, 0, &r->io_size);
+    r->mmio = qpci_iomap(r->dev, 2, &r->mmio_size);
+}
+
+/*
+ * q35, the NIC at 00:04.0 on a socket backend; extra device properties
+ * after the chip (e.g. ",timing=on"), extra QEMU arguments after that.
+ */
+static void rtl_start_full(Rtl *r, const Chip *chip, const char *props,
+                           const char *args)
+{
+    int sv[2];
+
+    memset(r, 0, sizeof(*r));
+    g_assert_cmpint(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+    r->qts = qtest_initf("-M q35 -nodefaults "
+                         "-netdev socket,id=hs0,fd=%d "
+                         "-device rtl8168,id=nic0,addr=%02x.0,netdev=hs0,"
+                         "mac=" RTL_MAC ",chip=%s%s %s",
+                         sv[1], RTL_SLOT, chip->id, props ? props : "",
+                         args ? args : "");
+    close(sv[1]);
+    r->sock = sv[0];
+    rtl_attach(r);
+}
+
+static void rtl_start(Rtl *r, const Chip *chip, const char *props)
+{
+    rtl_start_full(r, chip, props, NULL);
+}
+
+static void rtl_stop(Rtl *r)
+{
+    g_free(r->dev);
+    qpci_free_pc(r->bus);
+    alloc_destroy(&r->alloc);
+    qtest_quit(r->qts);
+    close(r->sock);
+}
+
+static uint8_t rd8(Rtl *r, int off)
+{
+    return qpci_io_readb(r->dev, r->mmio, off);
+}
+
+static uint16_t rd16(Rtl *r, int off)
+{
+    return qpci_io_readw(r->dev, r->mmio, off);
+}
+
+static uint32_t rd32(Rtl *r, int off)
+{
+    return qpci_io_readl(r->dev, r->mmio, off);
+}
+
+static void wr8(Rtl *r, int off, uint8_t v)
+{
+    qpci_io_writeb(r->dev, r->mmio, off, v);
+}
+
+static void wr16(Rtl *r, int off, uint16_t v)
+{
+    qpci_io_writew(r->dev, r->mmio, off, v);
+}
+
+static void wr32(Rtl *r, int off, uint32_t v)
+{
+    qpci_io_writel(r->dev, r->mmio, off, v);
+}
+
+static void step(Rtl *r, int64_t ns)
+{
+    r->now = qtest_clock_step(r->qts, ns);
+}
+
+/* Autonegotiation completes on its own after a reset (phy-an-time 0.5 s). */
+static void wait_link(Rtl *r)
+{
+    step(r, 1000 * 1000 * 1000);
+    g_assert_cmphex(rd8(r, PHYstatus) & (LinkStatus | FullDup | _1000bpsF),
+                    ==, LinkStatus | FullDup | _1000bpsF);
+}
+
+/* A 256-byte aligned block of guest memory (descriptor rings need it). */
+static uint64_t alloc_aligned(Rtl *r, size_t len)
+{
+    uint64_t a = guest_alloc(&r->alloc, len + 256);
+
+    qtest_memset(r->qts, a, 0, len + 256);
+    return (a + 255) & ~(uint64_t)255;
+}
+
+static void write_desc(Rtl *r, uint64_t at, uint32_t opts1, uint32_t opts2,
+                       uint64_t buf)
+{
+    qtest_writel(r->qts, at + 4, opts2);
+    qtest_writeq(r->qts, at + 8, buf);
+    qtest_writel(r->qts, at, opts1);    /* Own last */
+}
+
+static void build_frame(uint8_t *f, size_t len, const uint8_t *dst,
+                        const uint8_t *src, uint8_t seed)
+{
+    size_t i;
+
+    memcpy(f, dst, 6);
+    memcpy(f + 6, src, 6);
+    f[12] = 0x88;   /* local experimental ethertype */
+    f[13] = 0xb5;
+    for (i = 14; i < len; i++) {
+        f[i] = (uint8_t)(seed + i * 7);
+    }
+}
+
+/* Read exactly len bytes from the backend socket, or fail after 10 s. */
+static void sock_read_all(int fd, void *buf, size_t len)
+{
+    size_t got = 0;
+
+    while (got < len) {
+        GPollFD p = { .fd = fd, .events = G_IO_IN };
+        ssize_t n;
+
+        g_assert_cmpint(g_poll(&p, 1, 10000), ==, 1);
+        n = recv(fd, (uint8_t *)buf + got, len - got, 0);
+        g_assert_cmpint(n, >, 0);
+        got += n;
+    }
+}
+
+static bool sock_has_data(int fd)
+{
+    GPollFD p = { .fd = fd, .events = G_IO_IN };
+
+    return g_poll(&p, 1, 0) == 1;
+}
+
+/* -netdev socket stream framing: a 32-bit big-endian length, the frame. */
+static void sock_send_frame(int fd, const uint8_t *f, size_t len)
+{
+    uint32_t be = htonl(len);
+
+    g_assert_cmpint(send(fd, &be, 4, 0), ==, 4);
+    g_assert_cmpint(send(fd, f, len, 0), ==, (ssize_t)len);
+}
+
+/*
+ * The next frame on the backend that is not a RARP: after a migration QEMU
+ * announces the destination's NICs itself (qemu_announce_self, 60 bytes,
+ * ethertype 0x8035), on the same backend.
+ */
+static void sock_recv_frame(int fd, uint8_t *f, size_t len)
+{
+    uint8_t buf[2048];
+    uint32_t be, n;
+
+    for (;;) {
+        sock_read_all(fd, &be, 4);
+        n = ntohl(be);
+        g_assert_cmpuint(n, <=, sizeof(buf));
+        sock_read_all(fd, buf, n);
+        if (n >= 14 && buf[12] == 0x80 && buf[13] == 0x35) {
+            continue;
+        }
+        g_assert_cmpuint(n, ==, len);
+        memcpy(f, buf, len);
+        return;
+    }
+}
+
+/* ---- PCI identity and BARs ---------------------------------------------- */
+
+static void test_pci(const void *data)
+{
+    const Chip *chip = data;
+    Rtl r;
+    uint32_t bar;
+
+    rtl_start(&r, chip, NULL);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_VENDOR_ID), ==, 0x10ec);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_DEVICE_ID), ==, 0x8168);
+    g_assert_cmphex(qpci_config_readb(r.dev, PCI_REVISION_ID), ==,
+                    chip->revision);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_CLASS_DEVICE), ==, 0x0200);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_SUBSYSTEM_VENDOR_ID), ==,
+                    0x10ec);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_SUBSYSTEM_ID), ==, 0x8168);
+    g_assert_cmphex(qpci_config_readb(r.dev, PCI_INTERRUPT_PIN), ==, 1);
+
+    /* BAR0: 256 bytes of I/O; BAR2: 4 KiB of 64-bit memory; no others */
+    g_assert_cmpuint(r.io_size, ==, 256);
+    g_assert_cmpuint(r.mmio_size, ==, 4096);
+    bar = qpci_config_readl(r.dev, PCI_BASE_ADDRESS_0);
+    g_assert_cmphex(bar & PCI_BASE_ADDRESS_SPACE, ==, PCI_BASE_ADDRESS_SPACE_IO);
+    g_assert_cmphex(qpci_config_readl(r.dev, PCI_BASE_ADDRESS_1), ==, 0);
+    bar = qpci_config_readl(r.dev, PCI_BASE_ADDRESS_2);
+    g_assert_cmphex(bar & (PCI_BASE_ADDRESS_SPACE |
+                           PCI_BASE_ADDRESS_MEM_TYPE_MASK), ==,
+                    PCI_BASE_ADDRESS_SPACE_MEMORY |
+                    PCI_BASE_ADDRESS_MEM_TYPE_64);
+    g_assert_cmphex(qpci_config_readl(r.dev, PCI_BASE_ADDRESS_4), ==, 0);
+    g_assert_cmphex(qpci_config_readl(r.dev, PCI_BASE_ADDRESS_5), ==, 0);
+
+    /* Capabilities: PM at 0x40, MSI (64-bit, 1 vector) at 0x50, PCIe 0x70 */
+    g_assert_cmphex(qpci_find_capability(r.dev, PCI_CAP_ID_PM, 0), ==, 0x40);
+    g_assert_cmphex(qpci_find_capability(r.dev, PCI_CAP_ID_MSI, 0), ==, 0x50);
+    g_assert_cmphex(qpci_find_capability(r.dev, PCI_CAP_ID_EXP, 0), ==, 0x70);
+    g_assert_cmphex(qpci_config_readw(r.dev, 0x50 + PCI_MSI_FLAGS) &
+                    (PCI_MSI_FLAGS_64BIT | PCI_MSI_FLAGS_QMASK |
+                     PCI_MSI_FLAGS_ENABLE), ==, PCI_MSI_FLAGS_64BIT);
+    g_assert_cmpuint(qpci_find_capability(r.dev, PCI_CAP_ID_MSIX, 0), ==, 0);
+
+    /* Both BARs decode the same register file */
+    g_assert_cmphex(qpci_io_readl(r.dev, r.io, TxConfig), ==, chip->txconfig);
+    g_assert_cmphex(rd32(&r, TxConfig), ==, chip->txconfig);
+    rtl_stop(&r);
+}
+
+/* ---- properties -------------------------------------------------------------- */
+
+static const char *prop_type(QTestState *qts, const char *name)
+{
+    static char type[32];
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'device-list-properties',"
+                           " 'arguments': {'typename': 'rtl8168'}}");
+    QList *list = qdict_get_qlist(rsp, "return");
+    const QListEntry *e;
+
+    type[0] = 0;
+    for (e = qlist_first(list); e; e = qlist_next(e)) {
+        QDict *p = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (!strcmp(qdict_get_str(p, "name"), name)) {
+            g_strlcpy(type, qdict_get_str(p, "type"), sizeof(type));
+        }
+    }
+    qobject_unref(rsp);
+    return type;
+}
+
+/* Model parameters are typed properties; their values follow the chip. */
+static void test_properties(const void *data)
+{
+    const Chip *chip = data;
+    bool evl = !strcmp(chip->id, "8168evl");
+    Rtl r;
+    QDict *rsp;
+
+    rtl_start(&r, chip, NULL);
+    g_assert_cmpstr(prop_type(r.qts, "timing"), ==, "bool");
+    g_assert_cmpstr(prop_type(r.qts, "lossy-txpoll"), ==, "bool");
+    g_assert_cmpstr(prop_type(r.qts, "pcie-read-latency"), ==, "uint64");
+    g_assert_cmpstr(prop_type(r.qts, "phy-an-time"), ==, "uint64");
+    g_assert_cmpstr(prop_type(r.qts, "chip"), ==, "str");
+    g_assert_cmpstr(prop_type(r.qts, "tx-mxdma"), ==, "str");
+
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get',"
+                    " 'arguments': {'path': 'nic0', 'property': 'chip'}}");
+    g_assert_cmpstr(qdict_get_str(rsp, "return"), ==, chip->id);
+    qobject_unref(rsp);
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                    " 'property': 'evl-short-csum'}}");
+    g_assert_cmpint(qdict_get_bool(rsp, "return"), ==, evl);
+    qobject_unref(rsp);
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                    " 'property': 'timer-clock'}}");
+    g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 125);
+    qobject_unref(rsp);
+    rtl_stop(&r);
+}
+
+/* ---- reset values ----------------------------------------------------------- */
+
+static void test_reset_values(const void *data)
+{
+    const Chip *chip = data;
+    Rtl r;
+    int i;
+
+    rtl_start(&r, chip, NULL);
+    for (i = 0; i < 6; i++) {
+        g_assert_cmphex(rd8(&r, MAC0 + i), ==, rtl_mac[i]);
+    }
+    g_assert_cmphex(rd32(&r, TxConfig), ==, chip->txconfig);
+    g_assert_cmphex(rd8(&r, ChipCmd), ==, RxBufEmpty);
+    g_assert_cmphex(rd16(&r, IntrMask), ==, 0);
+    g_assert_cmphex(rd16(&r, IntrStatus), ==, 0);
+    g_assert_cmphex(rd8(&r, Cfg9346), ==, 0);
+    g_assert_cmphex(rd8(&r, TxPoll), ==, 0);
+    g_assert_cmphex(rd32(&r, TimerInt), ==, 0);
+    g_assert_cmphex(rd32(&r, RxDescAddrLow), ==, 0);
+    g_assert_cmphex(rd32(&r, TxDescStartAddrLow), ==, 0);
+    /* The link is down until autonegotiation completes, then LinkChg */
+    g_assert_cmphex(rd8(&r, PHYstatus) & LinkStatus, ==, 0);
+    wait_link(&r);
+    g_assert_cmphex(rd16(&r, IntrStatus) & LinkChg, ==, LinkChg);
+
+    /*
+     * A software reset (ChipCmd) self-clears and stops both engines; other
+     * registers survive it (r8169 rtl_hw_reset polls rtl_chipcmd_cond)
+     */
+    wr16(&r, IntrMask, LinkChg);
+    wr8(&r, ChipCmd, CmdTxEnb | CmdRxEnb);
+    g_assert_cmphex(rd8(&r, ChipCmd), ==, CmdTxEnb | CmdRxEnb | RxBufEmpty);
+    wr8(&r, ChipCmd, CmdReset);
+    step(&r, 10 * 1000 * 1000);
+    g_assert_cmphex(rd8(&r, ChipCmd), ==, RxBufEmpty);
+    g_assert_cmphex(rd16(&r, IntrMask), ==, LinkChg);
+
+    /* A system reset brings back the power-on values, link down */
+    wr32(&r, TimerInt, 1234);
+    qtest_system_reset(r.qts);
+    g_assert_cmphex(rd32(&r, TimerInt), ==, 0);
+    g_assert_cmphex(rd8(&r, PHYstatus) & LinkStatus, ==, 0);
+    rtl_stop(&r);
+}
+
+/* ---- register semantics -------------------------------------------------- */
+
+static void test_intrstatus_w1c(const void *data)
+{
+    Rtl r;
+
+    rtl_start(&r, data, NULL);
+    wr16(&r, IntrStatus, 0xffff);               /* nothing latched yet */
+    g_assert_cmphex(rd16(&r, IntrStatus), ==, 0);
+    wr8(&r, TxPoll, FSWInt);                    /* software interrupt */
+    g_assert_cmphex(rd16(&r, IntrStatus), ==, SWInt);
+    wr16(&r, IntrStatus, 0);                    /* writing 0 keeps it */
+    g_assert_cmphex(rd16(&r, IntrStatus), ==, SWInt);
+    wr16(&r, IntrStatus, 0xffff & ~SWInt);      /* other bits: no effect */
+    g_assert_cmphex(rd16(&r, IntrStatus), ==, SWInt);
+    wr16(&r, IntrStatus, SWInt);                /* 1 clears */
+    g_assert_cmphex(rd16(&r, IntrStatus), ==, 0);
+    rtl_stop(&r);
+}
+
+static void test_cfg9346_lock(const void *data)
+{
+    Rtl r;
+    uint8_t c1;
+
+    rtl_start(&r, data, NULL);
+    /* Locked: the station address and Config1-5 ignore writes */
+    wr32(&r, MAC0, 0x04030201);
+    g_assert_cmphex(rd32(&r, MAC0), ==, 0x12005452);
+    c1 = rd8(&r, Config1);
+    wr8(&r, Config1, c1 ^ 0x10);
+    g_assert_cmphex(rd8(&r, Config1), ==, c1);
+
+    wr8(&r, Cfg9346, Cfg9346_Unlock);
+    g_assert_cmphex(rd8(&r, Cfg9346), ==, Cfg9346_Unlock);
+    wr32(&r, MAC0, 0x04030201);
+    wr16(&r, MAC4, 0x0605);
+    wr8(&r, Config1, c1 ^ 0x10);
+    g_assert_cmphex(rd32(&r, MAC0), ==, 0x04030201);
+    g_assert_cmphex(rd16(&r, MAC4), ==, 0x0605);
+    g_assert_cmphex(rd8(&r, Config1), ==, c1 ^ 0x10);
+
+    wr8(&r, Cfg9346, Cfg9346_Lock);
+    wr32(&r, MAC0, 0xffffffff);
+    g_assert_cmphex(rd32(&r, MAC0), ==, 0x04030201);
+    rtl_stop(&r);
+}
+
+/* NPQ reads back set for txpoll-ack-time (90 ns) after the doorbell. */
+static void test_txpoll_readback(const void *data)
+{
+    Rtl r;
+
+    rtl_start(&r, data, ",timing=on");
+    g_assert_cmphex(rd8(&r, TxPoll), ==, 0);
+    wr8(&r, TxPoll, NPQ);
+    g_assert_cmphex(rd8(&r, TxPoll), ==, NPQ);
+    step(&r, 89);
+    g_assert_cmphex(rd8(&r, TxPoll), ==, NPQ);
+    step(&r, 1);
+    g_assert_cmphex(rd8(&r, TxPoll), ==, 0);
+    rtl_stop(&r);
+}
+
+static uint32_t phyar_access(Rtl *r, uint32_t cmd)
+{
+    uint32_t want = cmd & PHYAR_FLAG ? 0 : PHYAR_FLAG;
+    uint32_t v;
+    int i;
+
+    wr32(r, PHYAR, cmd);
+    for (i = 0; i < 100; i++) {     /* r8169 polls 100 x 20-25 us */
+        v = rd32(r, PHYAR);
+        if ((v & PHYAR_FLAG) == want) {
+            return v;
+        }
+        step(r, 25 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+static uint16_t mdio_read(Rtl *r, int reg)
+{
+    return phyar_access(r, reg << 16) & 0xffff;
+}
+
+static void mdio_write(Rtl *r, int reg, uint16_t val)
+{
+    phyar_access(r, PHYAR_FLAG | reg << 16 | val);
+}
+
+static void test_phyar(const void *data)
+{
+    const Chip *chip = data;
+    Rtl r;
+    uint16_t adv;
+
+    rtl_start(&r, chip, ",timing=on");
+    g_assert_cmphex(mdio_read(&r, 2), ==, 0x001c);          /* PHYSID1 */
+    g_assert_cmphex(mdio_read(&r, 3), ==, chip->phy_id2);   /* PHYSID2 */
+    adv = mdio_read(&r, 4);                                 /* ADVERTISE */
+    mdio_write(&r, 4, adv ^ 0x0400);                        /* pause */
+    g_assert_cmphex(mdio_read(&r, 4), ==, adv ^ 0x0400);
+    mdio_write(&r, 4, adv);
+    g_assert_cmphex(mdio_read(&r, 4), ==, adv);
+    rtl_stop(&r);
+}
+
+/* ---- rings and frames -------------------------------------------------------- */
+
+typedef struct Rings {
+    uint64_t tx_ring, rx_ring, tx_buf, rx_buf;
+} Rings;
+
+#define RX_BUF_SIZE 2048
+
+/* r8169's rtl_hw_start order, one TX and one RX descriptor (both EOR). */
+static void rings_start(Rtl *r, Rings *g, uint16_t irq_mask)
+{
+    g->tx_ring = alloc_aligned(r, 256);
+    g->rx_ring = alloc_aligned(r, 256);
+    g->tx_buf = guest_alloc(&r->alloc, RX_BUF_SIZE);
+    g->rx_buf = guest_alloc(&r->alloc, RX_BUF_SIZE);
+    qtest_memset(r->qts, g->rx_buf, 0, RX_BUF_SIZE);
+    write_desc(r, g->rx_ring, DescOwn | RingEnd | RX_BUF_SIZE, 0, g->rx_buf);
+
+    wr8(r, Cfg9346, Cfg9346_Unlock);
+    wr16(r, RxMaxSize, RX_BUF_SIZE);
+    wr32(r, TxDescStartAddrHigh, g->tx_ring >> 32);
+    wr32(r, TxDescStartAddrLow, (uint32_t)g->tx_ring);
+    wr32(r, RxDescAddrHigh, g->rx_ring >> 32);
+    wr32(r, RxDescAddrLow, (uint32_t)g->rx_ring);
+    wr8(r, Cfg9346, Cfg9346_Lock);
+    wr8(r, ChipCmd, CmdTxEnb | CmdRxEnb);
+    wr32(r, TxConfig, 0x03000700);      /* IFG, MXDMA unlimited */
+    wr32(r, RxConfig, 0xc700 | AcceptBroadcast | AcceptMyPhys);
+    wr16(r, IntrStatus, 0xffff);
+    wr16(r, IntrMask, irq_mask);
+}
+
+static void tx_queue(Rtl *r, Rings *g, const uint8_t *f, size_t len)
+{
+    qtest_memwrite(r->qts, g->tx_buf, f, len);
+    write_desc(r, g->tx_ring, DescOwn | RingEnd | FirstFrag | LastFrag | len,
+               0, g->tx_buf);
+    wr8(r, TxPoll, NPQ);
+}
+
+static void check_tx_done(Rtl *r, Rings *g, int sock, const uint8_t *f,
+                          size_t len)
+{
+    uint8_t got[256];
+
+    g_assert_cmphex(qtest_readl(r->qts, g->tx_ring) & DescOwn, ==, 0);
+    g_assert_cmphex(rd16(r, IntrStatus) & TxOK, ==, TxOK);
+    sock_recv_frame(sock, got, len);
+    g_assert_cmpmem(got, len, f, len);
+}
+
+static void test_tx_frame(const void *data)
+{
+    Rtl r;
+    Rings g;
+    uint8_t f[100];
+
+    rtl_start(&r, data, NULL);
+    wait_link(&r);
+    rings_start(&r, &g, TxOK | RxOK);
+    build_frame(f, sizeof(f), peer_mac, rtl_mac, 0x11);
+    tx_queue(&r, &g, f, sizeof(f));
+    step(&r, 1000 * 1000);
+    check_tx_done(&r, &g, r.sock, f, sizeof(f));
+    g_assert_false(sock_has_data(r.sock));
+    rtl_stop(&r);
+}
+
+static void test_rx_frame(const void *data)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    Rtl r;
+    Rings g;
+    uint8_t f[100], got[100];
+    uint32_t opts1 = DescOwn;
+    int i;
+
+    rtl_start(&r, data, NULL);
+    wait_link(&r);
+    rings_start(&r, &g, TxOK | RxOK);
+    build_frame(f, sizeof(f), bcast, peer_mac, 0x22);
+    sock_send_frame(r.sock, f, sizeof(f));
+    /* QEMU reads the socket from its main loop: poll like a driver */
+    for (i = 0; i < 1000 && (opts1 & DescOwn); i++) {
+        step(&r, 100 * 1000);
+        opts1 = qtest_readl(r.qts, g.rx_ring);
+        if (opts1 & DescOwn) {
+            g_usleep(1000);
+        }
+    }
+    g_assert_cmphex(opts1 & (DescOwn | FirstFrag | LastFrag | RxBAR), ==,
+                    FirstFrag | LastFrag | RxBAR);
+    g_assert_cmpuint(opts1 & 0x3fff, ==, sizeof(f) + 4);   /* with FCS */
+    qtest_memread(r.qts, g.rx_buf, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), f, sizeof(f));
+    g_assert_cmphex(rd16(&r, IntrStatus) & RxOK, ==, RxOK);
+    rtl_stop(&r);
+}
+
+/*
+ * DMA aimed at the device's own BAR (QEMU's re-entrancy cases on other
+ * NICs): refused and counted (SYSErr), never a register access. An RX buffer
+ * at BAR2 would otherwise write the frame over the registers (TimerInt at
+ * 0x58 here); a TX buffer there would send the registers as a frame. Both
+ * timing modes: functional DMA runs inside the guest's MMIO access, timed
+ * DMA from the device's timer.
+ */
+static void dma_reentrancy(const Chip *chip, const char *props)
+{
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    enum { SYSErr = 0x8000, TxErr = 0x0008, RxErr = 0x0002 };
+    Rtl r;
+    Rings g;
+    uint8_t f[100];
+    int i;
+
+    rtl_start(&r, chip, props);
+    wait_link(&r);
+    rings_start(&r, &g, 0);
+    g_assert_false(r.mmio.is_io);
+
+    /* RX: the buffer is our own register file */
+    write_desc(&r, g.rx_ring, DescOwn | RingEnd | RX_BUF_SIZE, 0, r.mmio.addr);
+    memset(f, 0, sizeof(f));
+    memcpy(f, bcast, 6);
+    memcpy(f + 6, peer_mac, 6);
+    f[0x58] = 0x78;     /* TimerInt, if the write got through */
+    f[0x59] = 0x56;
+    for (i = 0; i < 1000 && !(rd16(&r, IntrStatus) & RxErr); i++) {
+        if (i == 0) {
+            sock_send_frame(r.sock, f, sizeof(f));
+        }
+        step(&r, 100 * 1000);
+        g_usleep(1000);
+    }
+    g_assert_cmphex(rd16(&r, IntrStatus) & (SYSErr | RxErr), ==,
+                    SYSErr | RxErr);
+    g_assert_cmphex(rd32(&r, TimerInt), ==, 0);
+    g_assert_cmphex(rd32(&r, 0x08), ==, 0);     /* MAR0 */
+
+    /* TX: the buffer is our own register file */
+    wr16(&r, IntrStatus, 0xffff);
+    write_desc(&r, g.tx_ring, DescOwn | RingEnd | FirstFrag | LastFrag | 64,
+               0, r.mmio.addr);
+    wr8(&r, TxPoll, NPQ);
+    step(&r, 1000 * 1000);
+    g_assert_cmphex(rd16(&r, IntrStatus) & (SYSErr | TxErr), ==,
+                    SYSErr | TxErr);
+    g_assert_false(sock_has_data(r.sock));
+    rtl_stop(&r);
+}
+
+static void test_dma_reentrancy(const void *data)
+{
+    dma_reentrancy(data, ",timing=on");
+    dma_reentrancy(data, ",timing=off");
+}
+
+/* ---- interrupts ------------------------------------------------------------- */
+
+static void test_msi(const void *data)
+{
+    Rtl r;
+    uint64_t msg;
+    uint8_t cap;
+
+    rtl_start(&r, data, NULL);
+    cap = qpci_find_capability(r.dev, PCI_CAP_ID_MSI, 0);
+    msg = guest_alloc(&r.alloc, 4);
+    qtest_writel(r.qts, msg, 0);
+    /* The message goes to plain guest RAM, where the test can see it */
+    qpci_config_writel(r.dev, cap + PCI_MSI_ADDRESS_LO, (uint32_t)msg);
+    qpci_config_writel(r.dev, cap + PCI_MSI_ADDRESS_HI, msg >> 32);
+    qpci_config_writew(r.dev, cap + PCI_MSI_DATA_64, 0x4321);
+    qpci_config_writew(r.dev, cap + PCI_MSI_FLAGS,
+                       qpci_config_readw(r.dev, cap + PCI_MSI_FLAGS) |
+                       PCI_MSI_FLAGS_ENABLE);
+
+    wr16(&r, IntrMask, SWInt);
+    wr8(&r, TxPoll, FSWInt);                    /* INT 0 -> 1: one MSI */
+    g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0x4321);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_STATUS) &
+                    PCI_STATUS_INTERRUPT, ==, 0);   /* no INTx with MSI */
+
+    qtest_writel(r.qts, msg, 0);
+    wr8(&r, TxPoll, FSWInt);                    /* INT stays 1: no MSI */
+    g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0);
+
+    wr16(&r, IntrStatus, SWInt);                /* INT 1 -> 0 */
+    g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0);
+    wr8(&r, TxPoll, FSWInt);                    /* a new edge */
+    g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0x4321);
+
+    qtest_writel(r.qts, msg, 0);                /* unmask edge: an MSI too */
+    wr16(&r, IntrMask, 0);
+    wr16(&r, IntrMask, SWInt);
+    g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0x4321);
+    rtl_stop(&r);
+}
+
+/* The ioapic input the NIC's INTA# reaches, or -1 when none is high. */
+static int intx_gsi(Rtl *r)
+{
+    int gsi, found = -1;
+
+    for (gsi = 0; gsi < 24; gsi++) {
+        if (qtest_get_irq(r->qts, gsi)) {
+            g_assert_cmpint(found, ==, -1);
+            found = gsi;
+        }
+    }
+    return found;
+}
+
+static void test_intx(const void *data)
+{
+    Rtl r;
+    int gsi;
+
+    rtl_start(&r, data, NULL);
+    qtest_irq_intercept_in(r.qts, "ioapic");
+    g_assert_cmpint(intx_gsi(&r), ==, -1);
+
+    wr8(&r, TxPoll, FSWInt);                    /* masked: no INTx */
+    g_assert_cmpint(intx_gsi(&r), ==, -1);
+    wr16(&r, IntrMask, SWInt);                  /* level follows the mask */
+    gsi = intx_gsi(&r);
+    g_assert_cmpint(gsi, >=, 16);               /* a PCI (PIRQ) input */
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_STATUS) &
+                    PCI_STATUS_INTERRUPT, ==, PCI_STATUS_INTERRUPT);
+    wr16(&r, IntrStatus, SWInt);
+    g_assert_cmpint(intx_gsi(&r), ==, -1);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_STATUS) &
+                    PCI_STATUS_INTERRUPT, ==, 0);
+    wr8(&r, TxPoll, FSWInt);
+    g_assert_cmpint(intx_gsi(&r), ==, gsi);
+    wr16(&r, IntrMask, 0);
+    g_assert_cmpint(intx_gsi(&r), ==, -1);
+    rtl_stop(&r);
+}
+
+/* ---- chip timer ------------------------------------------------------------- */
+
+/* TCTR counts at timer-clock (125 MHz: 8 ns); TimerInt latches PCSTimeout. */
+static void test_timer(const void *data)
+{
+    Rtl r;
+
+    rtl_start(&r, data, NULL);
+    wr32(&r, TCTR, 0);                          /* restart the count */
+    g_assert_cmpuint(rd32(&r, TCTR), ==, 0);
+    step(&r, 8000);
+    g_assert_cmpuint(rd32(&r, TCTR), ==, 1000);
+    step(&r, 7);
+    g_assert_cmpuint(rd32(&r, TCTR), ==, 1000);
+    step(&r, 1);
+    g_assert_cmpuint(rd32(&r, TCTR), ==, 1001);
+
+    wr32(&r, TCTR, 0);
+    wr32(&r, TimerInt, 1250);                   /* a 10 us period */
+    wr16(&r, IntrStatus, 0xffff);
+    step(&r, 10000 - 8);
+    g_assert_cmphex(rd16(&r, IntrStatus) & PCSTimeout, ==, 0);
+    step(&r, 8);
+    g_assert_cmphex(rd16(&r, IntrStatus) & PCSTimeout, ==, PCSTimeout);
+    wr16(&r, IntrStatus, PCSTimeout);
+    step(&r, 10000);                            /* once per period */
+    g_assert_cmphex(rd16(&r, IntrStatus) & PCSTimeout, ==, PCSTimeout);
+
+    wr32(&r, TimerInt, 0);                      /* off */
+    wr16(&r, IntrStatus, PCSTimeout);
+    step(&r, 100 * 1000);
+    g_assert_cmphex(rd16(&r, IntrStatus) & PCSTimeout, ==, 0);
+    rtl_stop(&r);
+}
+
+/* ---- migration with a frame in flight -------------------------------------- */
+
+static void wait_migration(QTestState *from)
+{
+    int i;
+
+    for (i = 0; i < 3000; i++) {
+        QDict *rsp = qtest_qmp_assert_success_ref(from,
+                                                  "{'execute': 'query-migrate'}");
+        const char *st = qdict_get_try_str(rsp, "status");
+        bool done = st && !strcmp(st, "completed");
+
+        g_assert(!st || (strcmp(st, "failed") && strcmp(st, "cancelled")));
+        qobject_unref(rsp);
+        if (done) {
+            return;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * timing=on with a slow PCIe read: the doorbell's descriptor fetch is still
+ * pending when the source stops, so the frame leaves from the destination,
+ * through the destination's backend, once its virtual clock runs.
+ */
+static void test_migrate_tx_in_flight(const void *data)
+{
+    const Chip *chip = data;
+    const char *props = ",timing=on,pcie-read-latency=500000";
+    Rtl src, dst;
+    Rings g;
+    uint8_t f[120];
+    int sv[2];
+    g_autofree char *tmp = g_dir_make_tmp("rtl8168-test-XXXXXX", NULL);
+    g_autofree char *path = g_strdup_printf("%s/migsocket", tmp);
+    g_autofree char *uri = g_strdup_printf("unix:%s", path);
+
+    rtl_start(&src, chip, props);
+    wait_link(&src);
+    rings_start(&src, &g, TxOK | RxOK);
+    build_frame(f, sizeof(f), peer_mac, rtl_mac, 0x33);
+    tx_queue(&src, &g, f, sizeof(f));
+    step(&src, 1000);                           /* fetch not done yet */
+    g_assert_cmphex(qtest_readl(src.qts, g.tx_ring) & DescOwn, ==, DescOwn);
+
+    /* The destination: same device, its own backend socket */
+    memset(&dst, 0, sizeof(dst));
+    g_assert_cmpint(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+    dst.qts = qtest_initf("-M q35 -nodefaults "
+                          "-netdev socket,id=hs0,fd=%d "
+                          "-device rtl8168,id=nic0,addr=%02x.0,netdev=hs0,"
+                          "mac=" RTL_MAC ",chip=%s%s -incoming %s",
+                          sv[1], RTL_SLOT, chip->id, props, uri);
+    close(sv[1]);
+    dst.sock = sv[0];
+    /*
+     * The qtest accelerator's clock is not part of the migration stream
+     * (TCG's and KVM's are): start the destination's where the source's is.
+     */
+    qtest_clock_set(dst.qts, src.now);
+    qtest_qmp_assert_success(src.qts,
+                             "{'execute': 'migrate', 'arguments': {'uri': %s}}",
+                             uri);
+    wait_migration(src.qts);
+    qtest_qmp_eventwait(dst.qts, "RESUME");
+    rtl_attach(&dst);
+
+    /* Nothing left the source; the destination finishes the frame */
+    g_assert_false(sock_has_data(src.sock));    /* (the source does not announce) */
+    g_assert_cmphex(qtest_readl(dst.qts, g.tx_ring) & DescOwn, ==, DescOwn);
+    step(&dst, 2 * 1000 * 1000);
+    check_tx_done(&dst, &g, dst.sock, f, sizeof(f));
+    g_assert_false(sock_has_data(src.sock));
+
+    /* and still works afterwards: a second frame */
+    build_frame(f, sizeof(f), peer_mac, rtl_mac, 0x44);
+    wr16(&dst, IntrStatus, 0xffff);
+    tx_queue(&dst, &g, f, sizeof(f));
+    step(&dst, 2 * 1000 * 1000);
+    check_tx_done(&dst, &g, dst.sock, f, sizeof(f));
+
+    rtl_stop(&dst);
+    rtl_stop(&src);
+    unlink(path);
+    rmdir(tmp);
+}
+
+/* ---- hostile migration streams ------------------------------------------- */
+
+/* The destination's incoming migration: true when it loaded, false refused. */
+static bool wait_incoming(QTestState *to)
+{
+    int i;
+
+    for (i = 0; i < 3000; i++) {
+        QDict *rsp = qtest_qmp_assert_success_ref(to,
+                                                  "{'execute': 'query-migrate'}");
+        const char *st = qdict_get_try_str(rsp, "status");
+        int done = !st ? 0 : !strcmp(st, "completed") ? 1 :
+                   !strcmp(st, "failed") ? 2 : 0;
+
+        qobject_unref(rsp);
+        if (done) {
+            return done == 1;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+enum { HOSTILE_STREAMS = 36 };
+
+/*
+ * A migration stream is input from outside: the device's section (PCI
+ * config space, the model's state blob and its length) of a stream saved
+ * with a frame in flight, mutated, loaded with migrate-incoming
+ * (exit-on-error=false). QEMU must refuse it or load it, never crash or
+ * hang, and a loaded device must keep running.
+ */
+static void test_migrate_hostile(const void *data)
+{
+    static const char magic[8] = "R8168ST";     /* model/src/device_state.cc */
+    const Chip *chip = data;
+    const char *props = ",timing=on,pcie-read-latency=500000";
+    g_autofree char *tmp = g_dir_make_tmp("rtl8168-test-XXXXXX", NULL);
+    g_autofree char *saved = g_strdup_printf("%s/saved", tmp);
+    g_autofree char *mutated = g_strdup_printf("%s/mutated", tmp);
+    g_autofree char *save_uri = g_strdup_printf("file:%s", saved);
+    g_autofree char *load_uri = g_strdup_printf("file:%s", mutated);
+    g_autofree uint8_t *stream = NULL;
+    GRand *rng = g_rand_new_with_seed(chip->txconfig);
+    const uint8_t *m;
+    size_t len, at, blob_len;
+    unsigned loaded = 0, refused = 0;
+    Rtl src;
+    Rings g;
+    uint8_t f[120];
+    int i;
+
+    rtl_start(&src, chip, props);
+    wait_link(&src);
+    rings_start(&src, &g, TxOK | RxOK);
+    build_frame(f, sizeof(f), peer_mac, rtl_mac, 0x55);
+    tx_queue(&src, &g, f, sizeof(f));
+    step(&src, 1000);
+    qtest_qmp_assert_success(src.qts,
+                             "{'execute': 'migrate', 'arguments': {'uri': %s}}",
+                             save_uri);
+    wait_migration(src.qts);
+    rtl_stop(&src);
+
+    g_assert_true(g_file_get_contents(saved, (char **)&stream, &len, NULL));
+    m = memmem(stream, len, magic, sizeof(magic));
+    g_assert_nonnull(m);
+    at = m - stream;                            /* the blob; its length before */
+    g_assert_cmpuint(at, >=, 4 + 4096);
+    blob_len = ldl_be_p(stream + at - 4);
+    g_assert_cmpuint(at + blob_len, <=, len);
+    g_assert_null(memmem(m + 1, len - at - 1, magic, sizeof(magic)));
+
+    for (i = 0; i < HOSTILE_STREAMS; i++) {
+        g_autofree uint8_t *mut = g_memdup2(stream, len);
+        static const uint32_t lens[] = { 0, 1, 7, 0x1000000, 0x1000001,
+                                         0x7fffffff, 0xffffffff };
+        size_t mut_len = len, k;
+        QTestState *dst;
+        int sv[2];
+
+        switch (i % 6) {
+        case 0:     /* one bit of the blob */
+            k = at + g_rand_int_range(rng, 0, blob_len);
+            mut[k] ^= 1 << g_rand_int_range(rng, 0, 8);
+            break;
+        case 1:     /* a few bytes of the blob's header: version, chip, now */
+            for (k = 0; k < 4; k++) {
+                mut[at + 8 + g_rand_int_range(rng, 0, 56)] = g_rand_int(rng);
+            }
+            break;
+        case 2:     /* the blob's length */
+            stl_be_p(mut + at - 4, i / 6 < G_N_ELEMENTS(lens) ?
+                     lens[i / 6] : blob_len + g_rand_int_range(rng, -8, 9));
+            break;
+        case 3:     /* the stream ends inside the blob */
+            mut_len = at + g_rand_int_range(rng, 0, blob_len);
+            break;
+        case 4:     /* one bit of the PCI config space and the irq state */
+            k = at - 4 - g_rand_int_range(rng, 1, 4096 + 16);
+            mut[k] ^= 1 << g_rand_int_range(rng, 0, 8);
+            break;
+        default:    /* a run of random bytes anywhere in the blob */
+            k = at + g_rand_int_range(rng, 0, blob_len);
+            for (; k < at + blob_len && k % 16; k++) {
+                mut[k] = g_rand_int(rng);
+            }
+            break;
+        }
+        g_assert_true(g_file_set_contents(mutated, (char *)mut, mut_len, NULL));
+
+        g_assert_cmpint(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+        dst = qtest_initf("-M q35 -nodefaults "
+                          "-netdev socket,id=hs0,fd=%d "
+                          "-device rtl8168,id=nic0,addr=%02x.0,netdev=hs0,"
+                          "mac=" RTL_MAC ",chip=%s%s -incoming defer",
+                          sv[1], RTL_SLOT, chip->id, props);
+        close(sv[1]);
+        qtest_clock_set(dst, src.now);
+        qtest_qmp_assert_success(dst,
+            "{'execute': 'migrate-incoming',"
+            " 'arguments': {'uri': %s, 'exit-on-error': false}}", load_uri);
+        if (wait_incoming(dst)) {
+            loaded++;
+            qtest_qmp_eventwait(dst, "RESUME");
+            qtest_clock_step(dst, 10 * 1000 * 1000);    /* run what it holds */
+        } else {
+            refused++;
+        }
+        qtest_qmp_assert_success(dst, "{'execute': 'query-status'}");
+        qtest_quit(dst);    /* fails the test if QEMU died on a signal */
+        close(sv[0]);
+    }
+    g_test_message("%s: %u mutated streams loaded, %u refused", chip->id,
+                   loaded, refused);
+    g_assert_cmpuint(refused, >, 0);
+
+    /* The unmutated stream still loads */
+    g_assert_true(g_file_set_contents(mutated, (char *)stream, len, NULL));
+    {
+        int sv[2];
+        QTestState *dst;
+
+        g_assert_cmpint(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+        dst = qtest_initf("-M q35 -nodefaults "
+                          "-netdev socket,id=hs0,fd=%d "
+                          "-device rtl8168,id=nic0,addr=%02x.0,netdev=hs0,"
+                          "mac=" RTL_MAC ",chip=%s%s -incoming defer",
+                          sv[1], RTL_SLOT, chip->id, props);
+        close(sv[1]);
+        qtest_clock_set(dst, src.now);
+        qtest_qmp_assert_success(dst,
+            "{'execute': 'migrate-incoming',"
+            " 'arguments': {'uri': %s, 'exit-on-error': false}}", load_uri);
+        g_assert_true(wait_incoming(dst));
+        qtest_quit(dst);
+        close(sv[0]);
+    }
+    g_rand_free(rng);
+    unlink(saved);
+    unlink(mutated);
+    rmdir(tmp);
+}
+
+static void add(const char *name, void (*fn)(const void *))
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(chips); i++) {
+        g_autofree char *path = g_strdup_printf("/rtl8168/%s/%s", chips[i].id,
+                                                name);
+
+        qtest_add_data_func(path, &chips[i], fn);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    add("pci", test_pci);
+    add("properties", test_properties);
+    add("reset-values", test_reset_values);
+    add("intrstatus-w1c", test_intrstatus_w1c);
+    add("cfg9346-lock", test_cfg9346_lock);
+    add("txpoll-readback", test_txpoll_readback);
+    add("phyar", test_phyar);
+    add("tx-frame", test_tx_frame);
+    add("rx-frame", test_rx_frame);
+    add("dma-reentrancy", test_dma_reentrancy);
+    add("msi", test_msi);
+    add("intx", test_intx);
+    add("timer", test_timer);
+    add("migrate-tx-in-flight", test_migrate_tx_in_flight);
+    add("migrate-hostile", test_migrate_hostile);
+
+    return g_test_run();
+}
