@@ -225,6 +225,8 @@ class OffloadLatency(unittest.TestCase):
         old = {"mean_us": "800", "stddev_us": "4"}
         on = {"mean_us": "660", "stddev_us": "4"}
         self.assertEqual(o.judge(old, on)[0], common.REPRODUCED)
+        self.assertEqual(o.judge(old, on)[1]["symptom"], "mean")
+        self.assertEqual(o.judge(on, old)[1]["symptom"], "none")
         self.assertEqual(o.judge(on, old)[0], common.CLEAN)
         jittery = {"mean_us": "670", "stddev_us": "40"}
         self.assertEqual(o.judge(jittery, on)[0], common.REPRODUCED)   # stddev x10, +36 us
