@@ -45,7 +45,8 @@ inline constexpr uint8_t kLinkStatus = 0x02;  // PHYstatus
 // ---- Descriptor bits (opts1 / opts2, v2 TX descriptors) ----
 inline constexpr uint32_t kOwn = 1u << 31, kEor = 1u << 30, kFs = 1u << 29, kLs = 1u << 28;
 inline constexpr uint32_t kGtsEnv4 = 1u << 26, kGtsEnv6 = 1u << 25;
-inline constexpr uint32_t kUdpCs = 1u << 31, kTcpCs = 1u << 30, kIpv4Cs = 1u << 29, kIpv6Cs = 1u << 28;
+inline constexpr uint32_t kUdpCs = 1u << 31, kTcpCs = 1u << 30, kIpv4Cs = 1u << 29,
+                          kIpv6Cs = 1u << 28;
 inline constexpr uint32_t kTxVlanTag = 1u << 17;
 inline constexpr uint32_t kRxBufSizeMask = 0x3fff;
 

@@ -7,9 +7,12 @@ namespace rtl8168sim {
 
 uint64_t DescRing::base() const {
   switch (id_) {
-    case RingId::Npq: return d_.regs.u64(reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh);
-    case RingId::Hpq: return d_.regs.u64(reg::TxHDescStartAddrLow, reg::TxHDescStartAddrHigh);
-    case RingId::Rx: break;
+    case RingId::Npq:
+      return d_.regs.u64(reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh);
+    case RingId::Hpq:
+      return d_.regs.u64(reg::TxHDescStartAddrLow, reg::TxHDescStartAddrHigh);
+    case RingId::Rx:
+      break;
   }
   return d_.regs.u64(reg::RxDescAddrLow, reg::RxDescAddrHigh);
 }

@@ -40,7 +40,7 @@ struct RingDesc {
   uint32_t index = 0;
   uint32_t opts1 = 0, opts2 = 0;
   uint64_t addr = 0;
-  uint32_t tx_len() const { return opts1 & desc::kTxLenMask; }         // TX: bytes of the buffer
+  uint32_t tx_len() const { return opts1 & desc::kTxLenMask; }           // TX: bytes of the buffer
   uint32_t rx_buf_size() const { return opts1 & desc::kRxBufSizeMask; }  // RX: room in the buffer
 };
 
@@ -78,7 +78,9 @@ class DescRing {
     return read_at(slot_addr(index), index, out);
   }
   // TX write-back of one descriptor at `addr`: its opts1 (Own cleared).
-  [[nodiscard]] bool write_opts1(uint64_t addr, uint32_t opts1) const { return write32(addr, opts1); }
+  [[nodiscard]] bool write_opts1(uint64_t addr, uint32_t opts1) const {
+    return write32(addr, opts1);
+  }
   // RX write-back of slot `index`: opts2, then opts1 (Own released last).
   // Stops at the first failed write.
   [[nodiscard]] bool write_back(uint32_t index, uint32_t opts1, uint32_t opts2) const;

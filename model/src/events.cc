@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "events.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +41,10 @@ std::array<const EventSpec*, kKinds> collect() {
 }
 
 }  // namespace
+
+Time max_paced_read_delay(const Device& d, uint64_t bytes) {
+  return std::max<Time>(dma_read_time(d.timing(), bytes), RTL8168_WORK_YIELD_NS);
+}
 
 const EventSpec& event_spec(EventKind kind) {
   static const std::array<const EventSpec*, kKinds> table = collect();

@@ -79,4 +79,9 @@ struct EventSpec {
 // The spec of `kind` (kind < EventKind::kCount), from the components' lists.
 const EventSpec& event_spec(EventKind kind);
 
+// The longest delay of an engine step that is a read of `bytes`, or paced
+// past the entry point's work budget (Device::paced parks a step at most
+// RTL8168_WORK_YIELD_NS ahead).
+Time max_paced_read_delay(const Device& d, uint64_t bytes);
+
 }  // namespace rtl8168sim

@@ -370,11 +370,10 @@ const char* RxEngine::check() const {
 // The descriptor read, the next slot's read and the write each have their
 // completion pending exactly while in flight.
 std::span<const EventSpec> RxEngine::events() {
-  static constexpr Time kYield = RTL8168_WORK_YIELD_NS;  // Device::paced() parks a step this far
   static constexpr EventSpec kEvents[] = {
       {.kind = EventKind::RxDescDone,
        .run = [](Device& d, uint64_t) { d.rx.on_desc_done(); },
-       .max_delay = [](const Device& d) { return std::max(dma_read_time(d.timing(), desc::kSize), kYield); },
+       .max_delay = [](const Device& d) { return max_paced_read_delay(d, desc::kSize); },
        .pending = [](const Device& d, unsigned) { return pending_if(d.rx.desc_fetch_in_flight()); },
        .mismatch = "RX descriptor fetch does not match its event",
        .pullable = true},
@@ -389,7 +388,7 @@ std::span<const EventSpec> RxEngine::events() {
        .pullable = true},
       {.kind = EventKind::RxPrefetchDone,
        .run = [](Device& d, uint64_t) { d.rx.on_prefetch_done(); },
-       .max_delay = [](const Device& d) { return std::max(dma_read_time(d.timing(), desc::kSize), kYield); },
+       .max_delay = [](const Device& d) { return max_paced_read_delay(d, desc::kSize); },
        .pending = [](const Device& d, unsigned) { return pending_if(d.rx.prefetch_in_flight()); },
        .mismatch = "RX descriptor prefetch does not match its completion event",
        .pullable = true},

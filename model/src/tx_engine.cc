@@ -957,9 +957,7 @@ std::span<const EventSpec> TxEngine::events() {
   static constexpr EventSpec kEvents[] = {
       {.kind = EventKind::TxDmaDone,
        .run = [](Device& d, uint64_t) { d.tx.on_dma_done(); },
-       .max_delay = [](const Device& d) {
-         return std::max(dma_read_time(d.timing(), kMaxReadRequest), kYield);
-       },
+       .max_delay = [](const Device& d) { return max_paced_read_delay(d, kMaxReadRequest); },
        .pending = [](const Device& d, unsigned) { return pending_if(d.tx.read_in_flight()); },
        .mismatch = "TX read in flight does not match its completion event",
        .pullable = true},
@@ -974,7 +972,7 @@ std::span<const EventSpec> TxEngine::events() {
        .pullable = true},
       {.kind = EventKind::TxDescDone,
        .run = [](Device& d, uint64_t) { d.tx.on_prefetch_done(); },
-       .max_delay = [](const Device& d) { return std::max(dma_read_time(d.timing(), desc::kSize), kYield); },
+       .max_delay = [](const Device& d) { return max_paced_read_delay(d, desc::kSize); },
        .pending = [](const Device& d, unsigned) { return pending_if(d.tx.prefetch_in_flight()); },
        .mismatch = "TX descriptor prefetch does not match its completion event",
        .pullable = true},
