@@ -66,23 +66,14 @@ struct TimingParams {
 // Realtek parts program a TX fetch count, r8169 TDFNR): docs/TIMING.md
 // "Descriptor prefetch and outstanding reads".
 inline constexpr TimingParams kPcie11x1{
-    .pcie_read_latency = 2100,
-    .pcie_bandwidth = 250,
-    .pcie_completion_size = 64,
-    .pcie_tlp_overhead = 20,
-    .pcie_mrrs = 4096,
-    .dma_read_rate = 150,
-    .tx_desc_prefetch = 4,
-    .rx_desc_prefetch = 1,
-    .tx_fifo_size = 8192,
-    .rx_fifo_size = 8192,
-    .phy_an_time = 500'000'000,
-    .phy_reset_time = 1'000'000,
-    .phyar_time = 25'600,
-    .chip_reset_time = 10'000,
-    .dtccr_time = 2'000,
-    .txpoll_ack_time = 90,
-    .timer_clock_mhz = 125,
+    // The link and the chip's DMA path.
+    .pcie_read_latency = 2100, .pcie_bandwidth = 250, .pcie_completion_size = 64,
+    .pcie_tlp_overhead = 20, .pcie_mrrs = 4096, .dma_read_rate = 150,
+    // Read-ahead and the on-chip FIFOs.
+    .tx_desc_prefetch = 4, .rx_desc_prefetch = 1, .tx_fifo_size = 8192, .rx_fifo_size = 8192,
+    // Management paths, ChipCmd reset, tally command, TxPoll read-back, chip timer.
+    .phy_an_time = 500'000'000, .phy_reset_time = 1'000'000, .phyar_time = 25'600,
+    .chip_reset_time = 10'000, .dtccr_time = 2'000, .txpoll_ack_time = 90, .timer_clock_mhz = 125,
 };
 
 // The 8168evl: the same path, larger FIFOs, and its side buses.
