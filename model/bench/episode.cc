@@ -9,6 +9,7 @@
 #include <random>
 
 #include "cli.h"
+#include "driver_regs.h"
 #include "commands.h"
 #include "frames.h"
 #include "sim_driver.h"
@@ -203,8 +204,8 @@ json msi_lost_irq(bool fixed, bool msi, Time duration, uint32_t seed, const Para
     }
     // Hang watch: work outstanding, INT asserted, no interrupt for 100 ms.
     if (now - last_irq >= 100 * kMs && drv.tx_pending()) {
-      isr_stuck = h.r16(0x3e);
-      imr_stuck = h.r16(0x3c);
+      isr_stuck = h.r16(rtl8168_driver::kIntrStatus);
+      imr_stuck = h.r16(rtl8168_driver::kIntrMask);
       hang_at = now;
       break;
     }

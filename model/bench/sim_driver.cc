@@ -3,27 +3,27 @@
 
 #include <algorithm>
 
+#include "driver_regs.h"
+
 namespace bench {
 
-namespace {
-constexpr uint32_t kOwn = 1u << 31, kEor = 1u << 30, kFs = 1u << 29, kLs = 1u << 28;
-}
+using namespace rtl8168_driver;
 
 bool SimDriver::open(Time link_timeout) {
   // rtl_init_one / rtl_open order (docs/R8169.md §A).
-  h_.w16(0x3c, 0);           // IntrMask
-  h_.w16(0x3e, 0xffff);      // IntrStatus
-  h_.w8(0x37, 0x10);         // ChipCmd reset, poll
-  for (int i = 0; i < 100 && (h_.r8(0x37) & 0x10); i++) h_.run_until(h_.now() + 100'000);
-  h_.w8(0x50, 0xc0);         // unlock
-  h_.w16(0xe0, 0x0060);      // CPlusCmd: RxVlan | RxChkSum
-  h_.w16(0xe2, 0);           // IntrMitigate
-  h_.w16(0xda, 0x4000);      // RxMaxSize
-  h_.w32(0x24, static_cast<uint32_t>(kTxRing >> 32));
-  h_.w32(0x20, static_cast<uint32_t>(kTxRing));
-  h_.w32(0xe8, static_cast<uint32_t>(kRxRing >> 32));
-  h_.w32(0xe4, static_cast<uint32_t>(kRxRing));
-  h_.w8(0x50, 0x00);         // lock
+  h_.w16(kIntrMask, 0);
+  h_.w16(kIntrStatus, 0xffff);
+  h_.w8(kChipCmd, kCmdReset);  // reset, poll until it self-clears
+  for (int i = 0; i < 100 && (h_.r8(kChipCmd) & kCmdReset); i++) h_.run_until(h_.now() + 100'000);
+  h_.w8(kCfg9346, kCfg9346Unlock);
+  h_.w16(kCPlusCmd, kRxVlan | kRxChkSum);
+  h_.w16(kIntrMitigate, 0);
+  h_.w16(kRxMaxSize, 0x4000);
+  h_.w32(kTxDescHigh, static_cast<uint32_t>(kTxRing >> 32));
+  h_.w32(kTxDescLow, static_cast<uint32_t>(kTxRing));
+  h_.w32(kRxDescHigh, static_cast<uint32_t>(kRxRing >> 32));
+  h_.w32(kRxDescLow, static_cast<uint32_t>(kRxRing));
+  h_.w8(kCfg9346, kCfg9346Lock);
   for (unsigned i = 0; i < kRing; i++) {
     const uint64_t d = kTxRing + i * 16;
     h_.set_mem32(d, i == kRing - 1 ? kEor : 0);
@@ -32,21 +32,23 @@ bool SimDriver::open(Time link_timeout) {
     h_.set_mem64(r + 8, kRxBuf + i * kRxBufSize);
     h_.set_mem32(r, kOwn | (i == kRing - 1 ? kEor : 0) | static_cast<uint32_t>(kRxBufSize - 1));
   }
-  h_.w8(0x37, 0x0c);         // TxEnb | RxEnb
-  h_.w32(0x44, 0xc70e);      // RxConfig: MXDMA 7, AB | AM | APM
-  h_.w32(0x40, 0x03000000u | (o_.tx_mxdma & 7) << 8);
-  h_.w32(0x0c, 0xffffffff);  // MAR: all multicast
-  h_.w32(0x08, 0xffffffff);
-  h_.w16(0x3c, o_.irq_mask);
-  // phy_start: BMCR |= ANENABLE | ANRESTART through PHYAR, then wait for LinkChg.
-  h_.w32(0x60, 0x80000000u | 0u << 16 | 0x1340);
+  h_.w8(kChipCmd, kCmdTxEnb | kCmdRxEnb);
+  // RxConfig: 0xc7 in bits 15:8 (MXDMA 7 in 10:8), AB | AM | APM.
+  h_.w32(kRxConfig, 0xc700 | kAcceptBroadcast | kAcceptMulticast | kAcceptMyPhys);
+  h_.w32(kTxConfig, 0x03000000u | (o_.tx_mxdma & 7) << 8);  // IFG 96 bit times, MXDMA
+  h_.w32(kMAR4, 0xffffffff);  // all multicast
+  h_.w32(kMAR0, 0xffffffff);
+  h_.w16(kIntrMask, o_.irq_mask);
+  // phy_start: BMCR |= ANENABLE | ANRESTART through PHYAR (write flag, MII
+  // register 0), then wait for LinkChg.
+  h_.w32(kPHYAR, 0x80000000u | 0u << 16 | 0x1340);
   const Time until = h_.now() + link_timeout;
   while (h_.now() < until) {
     h_.step_until(until);
-    if (h_.r16(0x3e) & 0x20) {
-      h_.w16(0x3e, 0x20);
+    if (h_.r16(kIntrStatus) & kLinkChg) {
+      h_.w16(kIntrStatus, kLinkChg);
       h_.msi_pending = false;
-      return (h_.r8(0x6c) & 0x02) != 0;
+      return (h_.r8(kPHYstatus) & kLinkStatus) != 0;
     }
   }
   return false;
@@ -79,6 +81,8 @@ void SimDriver::tx_post_copy(std::span<const uint8_t> frame) {
   tx_post(std::span<const Frag>(&frag, 1), 0, 0);
 }
 
+void SimDriver::doorbell() { h_.w8(kTxPoll, kNPQ); }
+
 uint32_t SimDriver::tx_desc_opts1(unsigned ring_index) const {
   return h_.mem32(kTxRing + (ring_index % kRing) * 16);
 }
@@ -103,7 +107,7 @@ unsigned SimDriver::rx_poll(const std::function<void(std::span<const uint8_t>)>&
     const uint64_t r = kRxRing + slot * 16;
     const uint32_t opts1 = h_.mem32(r);
     if (opts1 & kOwn) break;
-    const uint32_t len = (opts1 & 0x3fff) - 4;  // the driver drops the FCS
+    const uint32_t len = (opts1 & kRxBufSizeMask) - 4;  // the driver drops the FCS
     if (sink) sink(std::span<const uint8_t>(h_.mem(kRxBuf + slot * kRxBufSize), len));
     h_.set_mem32(r, kOwn | (opts1 & kEor) | static_cast<uint32_t>(kRxBufSize - 1));
     rx_cur_++;
@@ -116,14 +120,14 @@ void SimDriver::handle_irq(const std::function<void(std::span<const uint8_t>)>& 
   irqs_handled++;
   h_.msi_pending = false;
   for (int round = 0; round < 64; round++) {
-    const uint16_t status = h_.r16(0x3e);
+    const uint16_t status = h_.r16(kIntrStatus);
     if (status == 0 || status == 0xffff) return;
     if (!(status & o_.irq_mask)) return;  // not ours (IRQ_NONE)
     // CPU time between the read and the ack: the window of docs/HISTORY.md §2.
     if (o_.irq_read_to_ack) h_.run_until(h_.now() + o_.irq_read_to_ack);
-    h_.w16(0x3e, status);                 // ack exactly what was read
-    if (status & (0x04 | 0x08)) tx_reclaim();
-    if (status & (0x01 | 0x02 | 0x10)) rx_poll(rx_sink);
+    h_.w16(kIntrStatus, status);  // ack exactly what was read
+    if (status & (kTxOK | kTxErr)) tx_reclaim();
+    if (status & (kRxOK | kRxErr | kRxOverflow)) rx_poll(rx_sink);
     if (!o_.irq_ack_loop) return;         // old handler: no re-read
   }
 }

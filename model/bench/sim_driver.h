@@ -19,7 +19,7 @@ struct DriverOptions {
   bool txpoll_rekick = true;  // 2007 fix: ring NPQ again after reclaim while work remains
   bool irq_ack_loop = true;   // 2009 fix: ack and re-read IntrStatus until it reads 0
   Time irq_read_to_ack = 0;   // CPU time between reading IntrStatus and acking it
-  uint16_t irq_mask = 0x003f; // LinkChg | RxOverflow | TxErr | TxOK | RxErr | RxOK
+  uint16_t irq_mask = 0x003f; // LinkChg | RxOverflow | TxErr | TxOK | RxErr | RxOK (driver_regs.h)
 };
 
 struct Frag {
@@ -51,7 +51,7 @@ class SimDriver {
   // Copy `frame` into the next slot's buffer and post it as one descriptor
   // (no offloads; no doorbell).
   void tx_post_copy(std::span<const uint8_t> frame);
-  void doorbell() { h_.w8(0x38, 0x40); }
+  void doorbell();  // TxPoll NPQ
   // Reclaim completed descriptors; returns frames completed. Applies the
   // 2007 re-kick when enabled.
   unsigned tx_reclaim();

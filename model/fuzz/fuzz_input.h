@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "driver_regs.h"
+
 namespace rtl8168_fuzz {
 
 // A parameter is named in the header by an 8-bit hash of its name, so that
@@ -201,6 +203,45 @@ class Encoder {
     return u32(static_cast<uint32_t>(v)).u32(static_cast<uint32_t>(v >> 32));
   }
   Encoder& op(Op o) { return u8(o == kFaultSpec ? unsigned{kFaultSpecFirstByte} : unsigned{o}); }
+};
+
+// kBringUp and its fields, in one place for both sides: the seed generator
+// writes them (encode), the target reads them back into the ranges it
+// supports (decode) and performs r8169's open sequence with them
+// (fuzz_target.cc op_bring_up). The defaults are a driver's usual ones.
+struct BringUp {
+  uint8_t flags = kUpChipReset | kUpWaitLink | kUpRxCsum | kUpRxVlan;
+  unsigned tx_n = 16;   // descriptors per TX ring, 1..64
+  unsigned rx_n = 8;    // RX descriptors, 1..16
+  // RX buffer bytes: encode() writes 0 as "the default, 2048"; after
+  // decode() it is the size itself (0..0x3fff).
+  uint16_t rx_buf = 0;
+  uint8_t accept = rtl8168_driver::kAcceptBroadcast | rtl8168_driver::kAcceptMulticast |
+                   rtl8168_driver::kAcceptMyPhys;  // RxConfig accept bits (5:0)
+  uint8_t mxdma = 7;                              // RxConfig / TxConfig MXDMA
+  // r8169's IntrMask: SYSErr and the low byte (LinkChg, Rx/Tx OK/Err,
+  // overflows, TxDescUnavail).
+  uint16_t imask = rtl8168_driver::kSYSErr | 0x00ff;
+  uint16_t mit = 0;  // IntrMitigate
+
+  void encode(Encoder& e) const {
+    e.op(kBringUp).u8(flags).u8(tx_n - 1).u8(rx_n - 1);
+    e.u16(rx_buf ? (0x8000 | rx_buf) : 0).u8(accept).u8(mxdma).u16(imask).u16(mit);
+  }
+  template <typename Reader>
+  static BringUp decode(Reader& r) {
+    BringUp b;
+    b.flags = r.u8();
+    b.tx_n = r.u8() % 64 + 1;
+    b.rx_n = r.u8() % 16 + 1;
+    const uint16_t rb = r.u16();
+    b.rx_buf = rb & 0x8000 ? rb & 0x3fff : 2048;
+    b.accept = r.u8() & 0x3f;
+    b.mxdma = r.u8() & 7;
+    b.imask = r.u16();
+    b.mit = r.u16();
+    return b;
+  }
 };
 
 }  // namespace rtl8168_fuzz

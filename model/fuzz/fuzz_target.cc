@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_regs.h"
 #include "fuzz_input.h"
 #include "rtl8168/rtl8168.h"
 
@@ -102,15 +103,9 @@ constexpr uint64_t kTxHRing = 0x0400;
 constexpr uint64_t kRxRing = 0x0800;  // up to 16 descriptors
 constexpr uint64_t kRxBufs = 0x1000;
 
-// Register offsets (r8169 names, as model/src/regs.h; copied so the target
-// depends on the C API only).
-constexpr uint32_t kMAC0 = 0x00, kMAC4 = 0x04, kMAR0 = 0x08, kMAR4 = 0x0c;
-constexpr uint32_t kCounterAddrLow = 0x10, kCounterAddrHigh = 0x14;
-constexpr uint32_t kTxDescLow = 0x20, kTxDescHigh = 0x24, kTxHDescLow = 0x28, kTxHDescHigh = 0x2c;
-constexpr uint32_t kChipCmd = 0x37, kTxPoll = 0x38, kIntrMask = 0x3c, kIntrStatus = 0x3e;
-constexpr uint32_t kTxConfig = 0x40, kRxConfig = 0x44, kCfg9346 = 0x50, kPHYAR = 0x60;
-constexpr uint32_t kPHYstatus = 0x6c, kRxMaxSize = 0xda, kCPlusCmd = 0xe0, kIntrMitigate = 0xe2;
-constexpr uint32_t kRxDescLow = 0xe4, kRxDescHigh = 0xe8;
+// Register offsets and bits, descriptor bits: the driver's view
+// (model/driver/driver_regs.h), so the target depends on the C API only.
+using namespace rtl8168_driver;
 
 struct RegRef {
   uint32_t off;
@@ -129,11 +124,6 @@ constexpr RegRef kRegs[] = {
 // Sizes for raw accesses: the supported ones, 8 (rejected) and odd ones.
 constexpr unsigned kSizes[8] = {1, 2, 4, 8, 4, 2, 3, 0};
 
-// Descriptor bits (docs/R8169.md §3, r8169 enum).
-constexpr uint32_t kOwn = 1u << 31, kEor = 1u << 30, kFs = 1u << 29, kLs = 1u << 28;
-constexpr uint32_t kGtsEnv4 = 1u << 26, kGtsEnv6 = 1u << 25;
-constexpr uint32_t kUdpCs = 1u << 31, kTcpCs = 1u << 30, kIpv4Cs = 1u << 29, kIpv6Cs = 1u << 28;
-constexpr uint32_t kTxVlanTag = 1u << 17;
 
 [[noreturn]] __attribute__((format(printf, 1, 2))) void fail(const char* fmt, ...) {
   va_list ap;
@@ -797,38 +787,38 @@ void step_to_deadline(Host& h, uint64_t extra) {
 void arm_rx(Host& h) {
   const uint32_t stride = std::max<uint32_t>(64, (h.drv.rx_buf + 63) & ~63u);
   for (unsigned i = 0; i < h.drv.rx_n; i++) {
-    const uint32_t opts1 = kOwn | (i + 1 == h.drv.rx_n ? kEor : 0) | (h.drv.rx_buf & 0x3fff);
+    const uint32_t opts1 = kOwn | (i + 1 == h.drv.rx_n ? kEor : 0) | (h.drv.rx_buf & kRxBufSizeMask);
     write_desc(h, kRxRing + 16 * i, opts1, 0, kRxBufs + static_cast<uint64_t>(i) * stride);
   }
   h.drv.rx_cur = 0;
 }
 
 void op_bring_up(Host& h, Reader& r) {
-  const uint8_t fl = r.u8();
-  h.drv.tx_n = r.u8() % 64 + 1;
-  h.drv.rx_n = r.u8() % 16 + 1;
-  const uint16_t rb = r.u16();
-  h.drv.rx_buf = rb & 0x8000 ? rb & 0x3fff : 2048;
-  const uint8_t accept = r.u8() & 0x3f;
-  const uint32_t mxdma = r.u8() & 7;
-  const uint16_t imask = r.u16();
-  const uint16_t mit = r.u16();
+  const BringUp up = BringUp::decode(r);  // fuzz_input.h: the op's fields
+  const uint8_t fl = up.flags;
+  h.drv.tx_n = up.tx_n;
+  h.drv.rx_n = up.rx_n;
+  h.drv.rx_buf = up.rx_buf;
+  const uint8_t accept = up.accept;
+  const uint32_t mxdma = up.mxdma;
+  const uint16_t imask = up.imask;
+  const uint16_t mit = up.mit;
   auto w = [&](uint32_t off, uint64_t v, unsigned sz) {
     top(h, [&] { reg_write(h, off, v, sz); });
   };
   if (fl & kUpChipReset) {
     // r8169 rtl_hw_reset: CmdReset, then poll until it self-clears.
-    w(kChipCmd, 0x10, 1);
-    for (int i = 0; i < 8 && (reg_read(h, kChipCmd, 1) & 0x10); i++) step_to_deadline(h, 0);
+    w(kChipCmd, kCmdReset, 1);
+    for (int i = 0; i < 8 && (reg_read(h, kChipCmd, 1) & kCmdReset); i++) step_to_deadline(h, 0);
   }
   // rtl_rar_set: unlock, MAC4 then MAC0, lock.
-  w(kCfg9346, 0xc0, 1);
+  w(kCfg9346, kCfg9346Unlock, 1);
   w(kMAC4, static_cast<uint32_t>(h.mac[4] | h.mac[5] << 8), 4);
   w(kMAC0,
     static_cast<uint32_t>(h.mac[0] | h.mac[1] << 8 | h.mac[2] << 16) |
         static_cast<uint32_t>(h.mac[3]) << 24,
     4);
-  w(kCfg9346, 0x00, 1);
+  w(kCfg9346, kCfg9346Lock, 1);
   w(kIntrMitigate, mit, 2);
   std::memset(h.ram.data(), 0, kRxBufs);  // (std::fill: a traced compare per byte)
   h.drv.tx_cur = {0, 0};
@@ -840,8 +830,8 @@ void op_bring_up(Host& h, Reader& r) {
   w(kRxDescHigh, 0, 4);
   w(kRxDescLow, kRxRing, 4);
   w(kRxMaxSize, fl & kUpNoRxMax ? 0 : 0x4000, 2);
-  w(kCPlusCmd, (fl & kUpRxVlan ? 0x40u : 0u) | (fl & kUpRxCsum ? 0x20u : 0u), 2);
-  if (!(fl & kUpNoEnable)) w(kChipCmd, 0x0c, 1);  // TxEnb | RxEnb
+  w(kCPlusCmd, (fl & kUpRxVlan ? kRxVlan : 0u) | (fl & kUpRxCsum ? kRxChkSum : 0u), 2);
+  if (!(fl & kUpNoEnable)) w(kChipCmd, kCmdTxEnb | kCmdRxEnb, 1);
   w(kTxConfig, 3u << 24 | mxdma << 8, 4);         // IFG 96 bit times, MXDMA
   w(kRxConfig, accept | mxdma << 8, 4);
   const uint32_t mar = fl & kUpAllMulti ? 0xffffffffu : 0;
@@ -849,7 +839,7 @@ void op_bring_up(Host& h, Reader& r) {
   w(kMAR0, mar, 4);
   w(kIntrMask, imask, 2);
   if (fl & kUpWaitLink) {
-    for (int i = 0; i < 16 && !(reg_read(h, kPHYstatus, 1) & 0x02); i++) step_to_deadline(h, 0);
+    for (int i = 0; i < 16 && !(reg_read(h, kPHYstatus, 1) & kLinkStatus); i++) step_to_deadline(h, 0);
   }
 }
 
@@ -920,7 +910,7 @@ void op_rx_poll(Host& h) {
     const unsigned i = h.drv.rx_cur % h.drv.rx_n;
     const uint64_t d = kRxRing + 16ull * i;
     if (mem_r32(h, d) & kOwn) break;
-    const uint32_t opts1 = kOwn | (i + 1 == h.drv.rx_n ? kEor : 0) | (h.drv.rx_buf & 0x3fff);
+    const uint32_t opts1 = kOwn | (i + 1 == h.drv.rx_n ? kEor : 0) | (h.drv.rx_buf & kRxBufSizeMask);
     write_desc(h, d, opts1, 0, kRxBufs + static_cast<uint64_t>(i) * stride);
     h.drv.rx_cur = (i + 1) % h.drv.rx_n;
   }

@@ -52,23 +52,8 @@ Encoder header(uint8_t flags, std::vector<Param> params = {}, std::vector<uint8_
   return e;
 }
 
-constexpr uint16_t kDriverIrqMask = 0x80ff;  // SYSErr | LinkChg | Rx/Tx OK/Err ... (r8169)
-constexpr uint8_t kAcceptDefault = 0x0e;     // broadcast | multicast | my phys
-
-struct UpArgs {
-  uint8_t flags = kUpChipReset | kUpWaitLink | kUpRxCsum | kUpRxVlan;
-  uint8_t tx_n = 16, rx_n = 8;
-  uint16_t rx_buf = 0;  // 0: 2048
-  uint8_t accept = kAcceptDefault;
-  uint8_t mxdma = 7;
-  uint16_t imask = kDriverIrqMask;
-  uint16_t mit = 0;
-};
-
-void bring_up(Encoder& e, UpArgs a = {}) {
-  e.op(kBringUp).u8(a.flags).u8(a.tx_n - 1).u8(a.rx_n - 1);
-  e.u16(a.rx_buf ? (0x8000 | a.rx_buf) : 0).u8(a.accept).u8(a.mxdma).u16(a.imask).u16(a.mit);
-}
+using UpArgs = BringUp;
+void bring_up(Encoder& e, const UpArgs& a = {}) { a.encode(e); }
 
 void tx(Encoder& e, uint8_t flags, FrameKind kind, uint16_t payload, uint8_t frags = 1,
         uint16_t mss = 0, uint16_t tci = 0) {
@@ -154,8 +139,7 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
     }
     {
       Encoder e = header(f);
-      UpArgs a;
-      a.accept = kAcceptDefault;
+      UpArgs a;  // broadcast, multicast and our address: the default accept bits
       a.flags |= kUpAllMulti;
       bring_up(e, a);
       rx(e, kRxOurs, 100);

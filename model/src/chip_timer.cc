@@ -76,4 +76,19 @@ const char* ChipTimer::check(Time now) const {
   return nullptr;
 }
 
+std::span<const EventSpec> ChipTimer::events() {
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::ChipTimer,
+       .run = [](Device& d, uint64_t) { d.timer.on_match(); },
+       // One full turn of the 32-bit counter (next_match), rounded up.
+       .max_delay = [](const Device& d) -> Time {
+         const uint64_t mhz = d.timing().timer_clock_mhz ? d.timing().timer_clock_mhz : 1;
+         return ((uint64_t{1} << 32) * 1000 + mhz - 1) / mhz + 1;
+       },
+       .pending = [](const Device& d, unsigned) { return pending_if(d.regs.u32(reg::TimerInt) != 0); },
+       .mismatch = "timer event does not match TimerInt"},
+  };
+  return kEvents;
+}
+
 }  // namespace rtl8168sim

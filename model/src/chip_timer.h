@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "events.h"
 #include "state_io.h"
 #include "timing.h"
 
@@ -27,6 +28,8 @@ class Device;
 
 class ChipTimer {
  public:
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
   explicit ChipTimer(Device& d) : d_(d) {}
   void reset();              // count from now, compare event dropped
   uint32_t count() const;    // TCTR at the device's now

@@ -118,35 +118,13 @@ void Device::finish_entry() {
 }
 
 void Device::dispatch(const Event& e) {
-  switch (e.kind) {
-    case EventKind::PhyarDone: phy.on_phyar_done(); break;
-    case EventKind::PhyResetDone: phy.on_reset_done(); break;
-    case EventKind::PhyAnDone: phy.on_an_done(e.arg); break;
-    case EventKind::ChipResetDone: software_reset_done(); break;
-    case EventKind::DtccrDone: tally.on_done(); break;
-    case EventKind::TxDmaDone: tx.on_dma_done(); break;
-    case EventKind::TxDescDone: tx.on_prefetch_done(); break;
-    case EventKind::RxPrefetchDone: rx.on_prefetch_done(); break;
-    case EventKind::TxWireDone: tx.on_wire_done(); break;
-    case EventKind::RxDescDone: rx.on_desc_done(); break;
-    case EventKind::RxWriteDone: rx.on_write_done(); break;
-    case EventKind::MitigationTimer: irq.on_mitigation_timer(e.arg); break;
-    case EventKind::ChipTimer: timer.on_match(); break;
-    case EventKind::SideBusDone: side.on_done(static_cast<SideBus::Bus>(e.arg)); break;
-    case EventKind::FaultTimer: faults.on_timer(); break;
-    case EventKind::kCount: break;
-  }
+  if (e.kind < EventKind::kCount) event_spec(e.kind).run(*this, e.arg);
 }
 
-// The events irq-race may bring forward: completions of the engines' work
-// and the mitigation timers, i.e. what raises RxOK/TxOK/TxDescUnavail.
-static bool pullable(EventKind k) {
-  // The engines' own completions (DMA, wire, descriptor reads and prefetches)
-  // and the moderation timer: what a guest's IntrStatus access could race.
-  return k == EventKind::TxDmaDone || k == EventKind::TxWireDone || k == EventKind::TxDescDone ||
-         k == EventKind::RxDescDone || k == EventKind::RxPrefetchDone ||
-         k == EventKind::RxWriteDone || k == EventKind::MitigationTimer;
-}
+// The events irq-race may bring forward (EventSpec::pullable): completions of
+// the engines' work and the mitigation timers, i.e. what raises
+// RxOK/TxOK/TxDescUnavail.
+static bool pullable(EventKind k) { return k < EventKind::kCount && event_spec(k).pullable; }
 
 bool Device::has_pullable_event() const {
   for (const Event& e : sched_.sorted()) {
@@ -341,6 +319,18 @@ void Device::software_reset_start() {
   rx.reset();
   cancel(EventKind::ChipResetDone);
   schedule_in(timing_.chip_reset_time, EventKind::ChipResetDone);
+}
+
+std::span<const EventSpec> Device::events() {
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::ChipResetDone,
+       .run = [](Device& d, uint64_t) { d.software_reset_done(); },
+       .max_delay = [](const Device& d) -> Time { return d.timing().chip_reset_time; },
+       // Set by a ChipCmd write (software_reset_start), cleared only here.
+       .pending = [](const Device& d, unsigned) { return pending_if(d.regs.u8(reg::ChipCmd) & reg::CmdReset); },
+       .mismatch = "ChipCmd reset bit does not match its completion event"},
+  };
+  return kEvents;
 }
 
 void Device::software_reset_done() {

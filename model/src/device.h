@@ -35,7 +35,16 @@ namespace rtl8168sim {
 
 class Device {
  public:
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
   Device(const Config& cfg, const rtl8168_host_ops& ops);
+  // The clock and the event sequence number count up from 0 at power-on (one
+  // per scheduled event); 2^62 is 146 years of virtual time. Later values were
+  // never reached, and near 2^64 the model's own sums (an event's deadline,
+  // TxPoll's read-back window, the next sequence number) would wrap. A state
+  // blob beyond either is refused.
+  static constexpr uint64_t kMaxClock = uint64_t{1} << 62;
+  static constexpr uint64_t kMaxSeq = uint64_t{1} << 62;
 
   // ---- entry points (C API) ----
   void power_on_reset(Time now);
@@ -135,7 +144,6 @@ class Device {
   bool decode_state(std::span<const uint8_t> blob, std::string& err);
   void visit_state(Archive& a, std::string* why);
   const char* check_events() const;
-  Time max_event_delay(EventKind kind) const;
 
   Config cfg_;
   std::vector<FaultSpec> configured_faults_;  // the `faults` parameter, parsed

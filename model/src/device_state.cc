@@ -35,12 +35,6 @@ constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
 // 5: the TX descriptor prefetcher and the RX engine's read of the next descriptor.
 constexpr uint32_t kStateVersion = 5;
 constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending (about 12)
-// The clock and the event sequence number count up from 0 at power-on (one
-// per scheduled event); 2^62 is 146 years of virtual time. Later values were
-// never reached, and near 2^64 the model's own sums (an event's deadline,
-// TxPoll's read-back window, the next sequence number) would wrap.
-constexpr uint64_t kMaxClock = uint64_t{1} << 62;
-constexpr uint64_t kMaxSeq = uint64_t{1} << 62;
 
 constexpr uint64_t rtl8168_stats::*kStatsFields[] = {
     &rtl8168_stats::tx_frames,          &rtl8168_stats::tx_bytes,
@@ -142,116 +136,51 @@ std::vector<uint8_t> Device::save() const {
   return out;
 }
 
-// The longest delay after which a component schedules an event of `kind`
-// under this device's configuration: the schedule_in() calls with the
-// largest arguments they can take. Parameters are bounded (config.cc), so
-// every bound is finite; a loaded event further ahead was never scheduled and
-// would hold its engine for good (at RTL8168_NO_DEADLINE the host is even
-// told that nothing is pending).
-Time Device::max_event_delay(EventKind kind) const {
-  const TimingParams& t = timing_;
-  const Time yield = RTL8168_WORK_YIELD_NS;  // paced(): a yield resumes at most this far ahead
-  switch (kind) {
-    case EventKind::PhyarDone: return t.phyar_time;
-    case EventKind::PhyResetDone: return t.phy_reset_time;
-    // autoneg-slow may have lengthened it (even if the fault is gone since).
-    case EventKind::PhyAnDone: return t.phy_an_time + FaultInjector::kMaxAutonegDelay;
-    case EventKind::ChipResetDone: return t.chip_reset_time;
-    case EventKind::DtccrDone: return t.dtccr_time + dma_write_time(t, 64);
-    case EventKind::TxDmaDone: return std::max(dma_read_time(t, TxEngine::kMaxReadRequest), yield);
-    // The largest FIFO frame (TxEngine::check) at the slowest link speed.
-    case EventKind::TxWireDone: return std::max(wire_time(cfg_.profile->max_frame + 8, 10), yield);
-    case EventKind::RxDescDone: return std::max(dma_read_time(t, 16), yield);
-    // The largest RX FIFO frame (RxEngine::visit) and its 8-byte write-back.
-    case EventKind::RxWriteDone: return dma_write_time(t, desc::kRxBufSizeMask) + dma_write_time(t, 8);
-    case EventKind::MitigationTimer: return Irq::kMaxTimerDelay;
-    // One full turn of the 32-bit counter (ChipTimer::next_match), rounded up.
-    case EventKind::ChipTimer: {
-      const uint64_t mhz = t.timer_clock_mhz ? t.timer_clock_mhz : 1;
-      return ((uint64_t{1} << 32) * 1000 + mhz - 1) / mhz + 1;
+// The pending events of one kind against what its component's state says
+// (EventSpec::pending), instance by instance: each (kind, argument) pending
+// at most once, none with an argument no instance has, at its exact time
+// where the kind has one.
+static const char* check_pending(const Device& d, const EventSpec& spec, std::span<const Event> events) {
+  unsigned total = 0, matched = 0;
+  for (const Event& e : events) total += e.kind == spec.kind;
+  for (unsigned i = 0; i < spec.instances; i++) {
+    unsigned n = 0;
+    for (const Event& e : events) {
+      n += e.kind == spec.kind && (!spec.instance_arg || e.arg == spec.instance_arg(d, i));
     }
-    case EventKind::SideBusDone: return std::max({t.eri_time, t.ephy_time, t.csi_time});
-    // A fault's own time (check_events() wants exactly the schedule's next).
-    case EventKind::FaultTimer: return kMaxClock;
-    case EventKind::TxDescDone:
-    case EventKind::RxPrefetchDone: return std::max(dma_read_time(t, 16), yield);
-    case EventKind::kCount: break;
+    matched += n;
+    const Pending rule = spec.pending(d, i);
+    if ((rule == Pending::Yes && n == 0) || (rule == Pending::No && n != 0)) return spec.mismatch;
+    if (n > 1) return "duplicate event of a kind the device keeps once";
   }
-  return 0;
+  if (matched != total) return spec.mismatch;  // an argument no instance has
+  for (const Event& e : events) {
+    if (e.kind == spec.kind && spec.due && e.time != spec.due(d)) return spec.mistimed;
+  }
+  return nullptr;
 }
 
-// The pending events must be exactly the ones the engines' phases imply: a
-// blob that claims a read in flight without its completion event (or the
+// The pending events must be exactly the ones the components' states imply:
+// a blob that claims a read in flight without its completion event (or the
 // reverse) would leave an engine waiting forever or completing a read that
-// was never issued.
+// was never issued. None is further ahead than its kind is ever scheduled
+// under this configuration (EventSpec::max_delay: parameters are bounded in
+// config.cc, so every bound is finite); such an event would hold its engine
+// for good (at RTL8168_NO_DEADLINE the host is even told that nothing is
+// pending).
 const char* Device::check_events() const {
   const std::vector<Event> events = sched_.sorted();
-  unsigned n[static_cast<size_t>(EventKind::kCount)] = {};
   for (const Event& e : events) {
     if (e.time < now_) return "pending event in the past";
-    if (e.time - now_ > max_event_delay(e.kind)) return "pending event further ahead than its kind is scheduled";
+    if (e.time - now_ > event_spec(e.kind).max_delay(*this)) return "pending event further ahead than its kind is scheduled";
     if (e.seq >= sched_.next_seq()) return "event sequence number from the future";
-    n[static_cast<size_t>(e.kind)]++;
   }
   std::vector<uint64_t> seqs;
   for (const Event& e : events) seqs.push_back(e.seq);
   std::sort(seqs.begin(), seqs.end());
   if (std::adjacent_find(seqs.begin(), seqs.end()) != seqs.end()) return "duplicate event";
-  auto count = [&](EventKind k) { return n[static_cast<size_t>(k)]; };
-  if (count(EventKind::TxDmaDone) != (tx.read_in_flight() ? 1u : 0u))
-    return "TX read in flight does not match its completion event";
-  if (count(EventKind::TxDescDone) != (tx.prefetch_in_flight() ? 1u : 0u))
-    return "TX descriptor prefetch does not match its completion event";
-  if (count(EventKind::RxPrefetchDone) != (rx.prefetch_in_flight() ? 1u : 0u))
-    return "RX descriptor prefetch does not match its completion event";
-  if (count(EventKind::TxWireDone) != (tx.wire_busy() ? 1u : 0u))
-    return "TX wire state does not match its event";
-  if (count(EventKind::RxDescDone) != (rx.desc_fetch_in_flight() ? 1u : 0u))
-    return "RX descriptor fetch does not match its event";
-  if (count(EventKind::RxWriteDone) != (rx.write_in_flight() ? 1u : 0u))
-    return "RX write does not match its event";
-  if (count(EventKind::ChipTimer) != (regs.u32(reg::TimerInt) != 0 ? 1u : 0u))
-    return "timer event does not match TimerInt";
-  const bool resetting = regs.u8(reg::ChipCmd) & reg::CmdReset;
-  if (count(EventKind::ChipResetDone) != (resetting ? 1u : 0u))
-    return "ChipCmd reset bit does not match its completion event";
-  // A command in progress has its completion pending; the driver may clear
-  // the command bits meanwhile (a CounterAddrLow write), which leaves a
-  // completion that does nothing.
-  const bool dtccr = regs.u32(reg::CounterAddrLow) & (reg::CounterDump | reg::CounterReset);
-  if (count(EventKind::DtccrDone) > 1 || (dtccr && count(EventKind::DtccrDone) == 0))
-    return "tally command without its completion event";
-  // A BMCR RESET write schedules its self-clear (Phy::schedule_reset_done)
-  // and only that event clears the bit; without it the reset never ends and
-  // the driver's soft-reset poll times out.
-  if (phy.reset_in_progress() && count(EventKind::PhyResetDone) == 0)
-    return "PHY reset without its completion event";
-  if (count(EventKind::PhyarDone) > 1 || count(EventKind::PhyResetDone) > 1 ||
-      count(EventKind::PhyAnDone) > 1 || count(EventKind::MitigationTimer) > 2)
-    return "duplicate event of a kind the device keeps once";
-  for (unsigned which = 0; which < 2; which++) {
-    bool found = false;
-    for (const Event& e : events) {
-      found |= e.kind == EventKind::MitigationTimer && e.arg == irq.mitigation_timer_arg(which);
-    }
-    if (found != irq.mitigation_timer_armed(which)) return "mitigation timer state inconsistent";
-  }
-  unsigned busy_buses = 0;
-  for (unsigned b = 0; b < SideBus::kBuses; b++) {
-    busy_buses += side.busy(static_cast<SideBus::Bus>(b));
-    unsigned pending = 0;
-    for (const Event& e : events) pending += e.kind == EventKind::SideBusDone && e.arg == b;
-    if (pending != (side.busy(static_cast<SideBus::Bus>(b)) ? 1u : 0u))
-      return "side-bus access does not match its completion event";
-  }
-  if (count(EventKind::SideBusDone) != busy_buses) return "side-bus event for no bus";
-  // FaultInjector::reschedule() keeps one FaultTimer at the schedule's next
-  // firing, and none when nothing is due.
-  const Time due = faults.next_due();
-  if (count(EventKind::FaultTimer) != (due != kNever ? 1u : 0u))
-    return "fault timer does not match the fault schedule";
-  for (const Event& e : events) {
-    if (e.kind == EventKind::FaultTimer && e.time != due) return "fault timer not at the schedule's next firing";
+  for (size_t k = 0; k < static_cast<size_t>(EventKind::kCount); k++) {
+    if (const char* why = check_pending(*this, event_spec(static_cast<EventKind>(k)), events)) return why;
   }
   return nullptr;
 }

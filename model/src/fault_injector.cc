@@ -616,4 +616,20 @@ const char* FaultInjector::check() const {
   return nullptr;
 }
 
+// reschedule() keeps one FaultTimer at the schedule's next firing, and none
+// when nothing is due.
+std::span<const EventSpec> FaultInjector::events() {
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::FaultTimer,
+       .run = [](Device& d, uint64_t) { d.faults.on_timer(); },
+       // A fault's own time (`due` wants exactly the schedule's next).
+       .max_delay = [](const Device&) -> Time { return Device::kMaxClock; },
+       .pending = [](const Device& d, unsigned) { return pending_if(d.faults.next_due() != kNever); },
+       .mismatch = "fault timer does not match the fault schedule",
+       .due = [](const Device& d) { return d.faults.next_due(); },
+       .mistimed = "fault timer not at the schedule's next firing"},
+  };
+  return kEvents;
+}
+
 }  // namespace rtl8168sim

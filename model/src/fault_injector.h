@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "events.h"
 #include "state_io.h"
 #include "timing.h"
 
@@ -84,6 +85,8 @@ const char* fault_class_name(FaultClass c);
 
 class FaultInjector {
  public:
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
   static constexpr size_t kMaxFaults = 32;
   // autoneg-slow's largest delay: bounds a loaded PhyAnDone event (a delay
   // outlives the fault that added it, e.g. after clear()).

@@ -72,7 +72,8 @@ unsigned Irq::mitigate_field(unsigned which) const {
   return (d_.regs.u16(reg::IntrMitigate) >> (which == 0 ? 0 : 8)) & 0xff;
 }
 
-void Irq::raise_moderated(unsigned which) {
+void Irq::raise_moderated(Moderated event) {
+  const auto which = static_cast<unsigned>(event);
   const unsigned field = mitigate_field(which);
   const unsigned frames = (field & 0xf) * 4;
   const unsigned timer = field >> 4;
@@ -139,6 +140,22 @@ const char* Irq::check() const {
       return "interrupt events held back with moderation off";
   }
   return nullptr;
+}
+
+// One timer per direction while armed; its argument carries the direction
+// and the generation (mitigation_timer_arg).
+std::span<const EventSpec> Irq::events() {
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::MitigationTimer,
+       .run = [](Device& d, uint64_t arg) { d.irq.on_mitigation_timer(arg); },
+       .max_delay = [](const Device&) -> Time { return kMaxTimerDelay; },
+       .pending = [](const Device& d, unsigned which) { return pending_if(d.irq.mitigation_timer_armed(which)); },
+       .mismatch = "mitigation timer state inconsistent",
+       .instances = 2,
+       .instance_arg = [](const Device& d, unsigned which) { return d.irq.mitigation_timer_arg(which); },
+       .pullable = true},
+  };
+  return kEvents;
 }
 
 }  // namespace rtl8168sim

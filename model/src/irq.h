@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 
+#include "events.h"
 #include "state_io.h"
 
 namespace rtl8168sim {
@@ -18,12 +19,17 @@ class Device;
 
 class Irq {
  public:
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
   explicit Irq(Device& d) : d_(d) {}
   void reset();
   // Latch status bits now and re-evaluate INT.
   void raise(uint16_t bits);
-  // RxOK (which = 0) / TxOK (which = 1) through interrupt mitigation.
-  void raise_moderated(unsigned which);
+  // The events IntrMitigate holds back, numbered as its fields' index
+  // (which = 0 RX, 1 TX: mod_, mitigate_field, the MitigationTimer argument).
+  enum class Moderated : unsigned { RxOK = 0, TxOK = 1 };
+  // RxOK / TxOK through interrupt mitigation.
+  void raise_moderated(Moderated event);
   // Re-evaluate INT after IntrStatus/IntrMask changed.
   void update();
   // The driver read IntrStatus / wrote it (the W1C ack, already applied):

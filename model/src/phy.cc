@@ -328,4 +328,33 @@ const char* Phy::check() const {
   return nullptr;
 }
 
+std::span<const EventSpec> Phy::events() {
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::PhyarDone,
+       .run = [](Device& d, uint64_t) { d.phy.on_phyar_done(); },
+       .max_delay = [](const Device& d) -> Time { return d.timing().phyar_time; },
+       .pending = [](const Device&, unsigned) { return Pending::May; },
+       .mismatch = "PHYAR access without its completion event"},
+      // A BMCR RESET write schedules its self-clear (schedule_reset_done)
+      // and only that event clears the bit; without it the reset never ends
+      // and the driver's soft-reset poll times out.
+      {.kind = EventKind::PhyResetDone,
+       .run = [](Device& d, uint64_t) { d.phy.on_reset_done(); },
+       .max_delay = [](const Device& d) -> Time { return d.timing().phy_reset_time; },
+       .pending = [](const Device& d, unsigned) {
+         return d.phy.reset_in_progress() ? Pending::Yes : Pending::May;
+       },
+       .mismatch = "PHY reset without its completion event"},
+      // autoneg-slow may have lengthened it (even if the fault is gone since).
+      {.kind = EventKind::PhyAnDone,
+       .run = [](Device& d, uint64_t arg) { d.phy.on_an_done(arg); },
+       .max_delay = [](const Device& d) -> Time {
+         return d.timing().phy_an_time + FaultInjector::kMaxAutonegDelay;
+       },
+       .pending = [](const Device&, unsigned) { return Pending::May; },
+       .mismatch = "autonegotiation without its completion event"},
+  };
+  return kEvents;
+}
+
 }  // namespace rtl8168sim

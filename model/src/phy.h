@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 
+#include "events.h"
 #include "state_io.h"
 
 namespace rtl8168sim {
@@ -39,6 +40,8 @@ inline constexpr uint16_t kPartnerLpa = 0x45e1;
 
 class Phy {
  public:
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
   static constexpr unsigned kPages = 8;
   explicit Phy(Device& d) : d_(d) {}
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Chip profiles: identity, reset values, limits and default quirks/timing.
+// Chip profiles: identity, reset values, limits, and which quirks
+// (quirks.h) and timing defaults (timing.h) each chip has.
 // Everything that tells one chip from another lives in this table (PCI
 // identity and capabilities, XID, PHY, FIFO sizes, jumbo limit, which side
 // buses exist, quirks); the engines and the QEMU shim ask the profile
@@ -9,31 +10,10 @@
 #include <cstdint>
 #include <string_view>
 
+#include "quirks.h"
 #include "timing.h"
 
 namespace rtl8168sim {
-
-struct Quirks {
-  // RTL8111b/8168 "TxPoll requests are lost when the Tx packets are too
-  // close" (r8169 rtl_tx comment; docs/HISTORY.md §1): an NPQ doorbell that
-  // arrives while the TX engine is busy is ignored, and the engine's
-  // ring-empty decision comes from a descriptor read taken before the
-  // current frame completed.
-  bool lossy_txpoll = false;
-  // RTL8168evl: a frame shorter than 60 bytes that the chip pads itself
-  // while it also computes an L4 checksum goes out with a wrong checksum:
-  // the checksum engine runs over the padded length (pseudo header length
-  // and summed span both cover the pad). r8169 avoids it by padding in
-  // software on this chip and then not offloading the checksum
-  // (rtl_quirk_packet_padto -> ETH_ZLEN for RTL_GIGA_MAC_VER_34,
-  // rtl8169_features_check). packet/evl_quirks.cc.
-  bool evl_short_csum = false;
-  // RTL8168evl: TSO output is wrong when the IPv4 header carries options,
-  // when the TCP header carries options, or when the last SG fragment is
-  // <= 6 bytes (r8169 rtl8168evl_fix_tso, "Workaround for hw issues with
-  // TSO on RTL8168evl"). packet/evl_quirks.cc says how each goes wrong.
-  bool evl_tso_defects = false;
-};
 
 // PCI identity and the capability layout the shim builds (lspci -vv of the
 // real parts: PM 0x40, MSI 0x50, PCIe 0x70; MSI-X/VPD of the real 8168evl

@@ -17,24 +17,15 @@ enum RxDropReason : uint64_t {
 constexpr size_t kMinFrame = 60;  // a shorter frame is padded, as the sender's MAC would have
 }  // namespace
 
-uint64_t RxEngine::ring_base() const { return d_.regs.u64(reg::RxDescAddrLow, reg::RxDescAddrHigh); }
-
 void RxEngine::reset() {
   halt();
-  pos_ = 0;
+  ring_.set_pos(0);
 }
 
 void RxEngine::clear_prefetch() {
   d_.cancel(EventKind::RxPrefetchDone);
   pf_busy_ = pf_valid_ = false;
-  pf_slot_ = 0;
-  pf_opts1_ = 0;
-  pf_addr_ = 0;
-}
-
-uint32_t RxEngine::next_slot() const {
-  if (desc_opts1_ & desc::RingEnd) return 0;
-  return pos_ + 1 >= kMaxRing ? 0 : pos_ + 1;
+  pf_ = RingDesc{};
 }
 
 void RxEngine::halt() {
@@ -171,12 +162,12 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
 }
 
 void RxEngine::fetch_desc() {
-  if (pf_slot_ == pos_ && pf_busy_) {
+  if (pf_.index == ring_.pos() && pf_busy_) {
     phase_ = Phase::WaitDesc;  // on_prefetch_done() hands it over
     return;
   }
   phase_ = Phase::FetchDesc;
-  if (pf_slot_ == pos_ && pf_valid_) {
+  if (pf_.index == ring_.pos() && pf_valid_) {
     d_.schedule_in(d_.paced(0), EventKind::RxDescDone);  // hand-over of the prefetched slot
     return;
   }
@@ -189,14 +180,12 @@ void RxEngine::fetch_desc() {
 void RxEngine::on_prefetch_done() {
   if (!pf_busy_) return;
   pf_busy_ = false;
-  uint8_t raw[desc::kSize];
-  const uint64_t at = ring_base() + static_cast<uint64_t>(pf_slot_) * desc::kSize;
-  const bool ok = d_.dma_read(at, raw, sizeof raw);
-  const RawDesc rd = decode_desc(raw);
+  RingDesc rd;
+  const bool ok = ring_.read(pf_.index, rd);
   if (ok && (rd.opts1 & desc::DescOwn)) {
     pf_valid_ = true;
-    pf_opts1_ = rd.opts1;
-    pf_addr_ = rd.addr;
+    pf_.opts1 = rd.opts1;
+    pf_.addr = rd.addr;
   } else {
     clear_prefetch();  // read again when a frame needs the slot
   }
@@ -226,23 +215,21 @@ void RxEngine::drop_head(uint64_t reason) {
 
 void RxEngine::on_desc_done() {
   if (phase_ != Phase::FetchDesc || fifo_.empty()) return;
-  if (pf_valid_ && pf_slot_ == pos_) {
-    desc_opts1_ = pf_opts1_;  // prefetched (owned when it was read)
-    desc_addr_ = pf_addr_;
+  if (pf_valid_ && pf_.index == ring_.pos()) {
+    desc_.opts1 = pf_.opts1;  // prefetched (owned when it was read)
+    desc_.addr = pf_.addr;
     clear_prefetch();
   } else {
-    const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
-    uint8_t raw[desc::kSize];
-    if (!d_.dma_read(at, raw, sizeof raw)) {
+    RingDesc rd;
+    if (!ring_.read(ring_.pos(), rd)) {
       d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
       drop_head(kDescDma);
       return;
     }
-    const RawDesc rd = decode_desc(raw);
-    desc_opts1_ = rd.opts1;
-    desc_addr_ = rd.addr;
+    desc_.opts1 = rd.opts1;
+    desc_.addr = rd.addr;
   }
-  if (!(desc_opts1_ & desc::DescOwn) || d_.faults.rx_withhold()) {
+  if (!(desc_.opts1 & desc::DescOwn) || d_.faults.rx_withhold()) {
     // No buffer (or rx-withhold: one withheld): the frame is lost in the
     // FIFO (RxOverflow; r8169 counts it via the tally's rx_missed).
     d_.stats.rx_dropped_no_desc++;
@@ -253,7 +240,7 @@ void RxEngine::on_desc_done() {
     return;
   }
   const RxFrame& f = fifo_.front();
-  if (f.bytes.size() > (desc_opts1_ & desc::kRxBufSizeMask)) {
+  if (f.bytes.size() > (desc_.opts1 & desc::kRxBufSizeMask)) {
     // One frame per descriptor (the r8169 drops multi-descriptor frames
     // anyway); the buffer stays owned by the NIC.
     d_.account_error(d_.stats.rx_dropped_too_long, reg::RxErr, Device::TallyError::Rx);
@@ -266,9 +253,9 @@ void RxEngine::on_desc_done() {
   d_.schedule_in(dma_write_time(d_.timing(), f.bytes.size()) + dma_write_time(d_.timing(), 8),
                  EventKind::RxWriteDone);
   // Not on a one-slot ring, whose next slot is the one being written.
-  if (d_.timing().rx_desc_prefetch != 0 && !pf_busy_ && !pf_valid_ && next_slot() != pos_) {
+  if (d_.timing().rx_desc_prefetch != 0 && !pf_busy_ && !pf_valid_ && next_slot() != ring_.pos()) {
     // The next slot, read while this frame is written (a second read tag).
-    pf_slot_ = next_slot();
+    pf_.index = next_slot();
     pf_busy_ = true;
     d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::RxPrefetchDone);
   }
@@ -277,21 +264,17 @@ void RxEngine::on_desc_done() {
 void RxEngine::on_write_done() {
   if (phase_ != Phase::Write || fifo_.empty()) return;
   const RxFrame& f = fifo_.front();
-  if (!d_.dma_write(desc_addr_, f.bytes.data(), f.bytes.size())) {
+  if (!d_.dma_write(desc_.addr, f.bytes.data(), f.bytes.size())) {
     d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
     drop_head(kDataDma);
     return;
   }
   const uint32_t len = static_cast<uint32_t>(f.bytes.size());
-  const uint32_t opts1 = (desc_opts1_ & desc::RingEnd) | desc::FirstFrag | desc::LastFrag |
+  const uint32_t opts1 = (desc_.opts1 & desc::RingEnd) | desc::FirstFrag | desc::LastFrag |
                          f.status | (len & desc::kRxBufSizeMask);
-  uint8_t wb[8];
-  store_le32(wb, opts1);
-  store_le32(wb + 4, f.opts2);
-  const uint64_t at = ring_base() + static_cast<uint64_t>(pos_) * desc::kSize;
   // opts2 before opts1: Own is released last.
-  if (!d_.dma_write(at + 4, wb + 4, 4) || !d_.dma_write(at, wb, 4)) d_.stats.sys_errors++;
-  d_.trace.rx_frame(len, pos_, opts1);
+  if (!ring_.write_back(ring_.pos(), opts1, f.opts2)) d_.stats.sys_errors++;
+  d_.trace.rx_frame(len, ring_.pos(), opts1);
   d_.stats.rx_frames++;
   d_.stats.rx_bytes += len - 4;
   d_.tally.counters.rx_packets++;
@@ -300,31 +283,25 @@ void RxEngine::on_write_done() {
     case AddressClass::Broadcast: d_.tally.counters.rx_broadcast++; break;
     case AddressClass::Multicast: d_.tally.counters.rx_multicast++; break;
   }
-  if (desc_opts1_ & desc::RingEnd) {
-    pos_ = 0;
-  } else if (++pos_ >= kMaxRing) {
-    pos_ = 0;
-    d_.stats.ring_no_eor++;
-    d_.trace.ring_no_eor(2, ring_base());
-  }
-  d_.irq.raise_moderated(0);
+  ring_.advance(desc_.opts1);
+  d_.irq.raise_moderated(Irq::Moderated::RxOK);
   pop_head();
 }
 
 
 void RxEngine::visit(Archive& a) {
-  a.io(pos_);
+  ring_.visit(a);
   a.io(phase_);
-  a.io(desc_opts1_);
-  a.io(desc_addr_);
+  a.io(desc_.opts1);
+  a.io(desc_.addr);
   a.io(fifo_used_);
   a.io(host_waiting_);
   a.io(ready_signal_);
   a.io(pf_busy_);  // state version 4
   a.io(pf_valid_);
-  a.io(pf_slot_);
-  a.io(pf_opts1_);
-  a.io(pf_addr_);
+  a.io(pf_.index);
+  a.io(pf_.opts1);
+  a.io(pf_.addr);
   const uint32_t n = a.count(fifo_.size(), 65536);
   if (a.loading()) fifo_.reset(n);
   for (uint32_t i = 0; i < n && a.ok(); i++) {
@@ -345,21 +322,21 @@ const char* RxEngine::check() const {
   constexpr uint32_t kStatusBits = desc::RxBAR | desc::RxMAR | desc::RxPAM | desc::RxProtoTCP |
                                    desc::RxProtoUDP | desc::IPFail | desc::TCPFail |
                                    desc::UDPFail;
-  if (pos_ >= kMaxRing) return "RX ring position out of range";
+  if (!ring_.pos_valid()) return "RX ring position out of range";
   if (phase_ > Phase::WaitDesc) return "RX phase invalid";
   // The prefetch as on_desc_done() / on_prefetch_done() / fetch_desc() keep
   // it: off without rx-desc-prefetch; a read in flight or an owned
   // descriptor kept, never both; canonical when neither; the engine waits
   // only for a read in flight of the head frame's slot.
-  if (pf_slot_ >= kMaxRing) return "RX prefetch slot out of range";
+  if (pf_.index >= kMaxRing) return "RX prefetch slot out of range";
   if (pf_busy_ && pf_valid_) return "RX prefetch both in flight and done";
-  if (!pf_busy_ && !pf_valid_ && (pf_slot_ || pf_opts1_ || pf_addr_))
+  if (!pf_busy_ && !pf_valid_ && (pf_.index || pf_.opts1 || pf_.addr))
     return "RX prefetch fields set with no prefetch";
-  if (pf_busy_ && (pf_opts1_ || pf_addr_)) return "RX prefetch read in flight with a result";
-  if (pf_valid_ && !(pf_opts1_ & desc::DescOwn)) return "RX prefetched descriptor not owned";
+  if (pf_busy_ && (pf_.opts1 || pf_.addr)) return "RX prefetch read in flight with a result";
+  if (pf_valid_ && !(pf_.opts1 & desc::DescOwn)) return "RX prefetched descriptor not owned";
   if (d_.timing().rx_desc_prefetch == 0 && (pf_busy_ || pf_valid_))
     return "RX prefetch without rx-desc-prefetch";
-  if (phase_ == Phase::WaitDesc && !(pf_busy_ && pf_slot_ == pos_))
+  if (phase_ == Phase::WaitDesc && !(pf_busy_ && pf_.index == ring_.pos()))
     return "RX waits for a prefetch that is not in flight";
   if ((phase_ == Phase::Idle) != (fifo_.empty())) return "RX engine phase disagrees with its FIFO";
   // receive() queues only while RxEnb is set, and clearing it halts the
@@ -384,10 +361,39 @@ const char* RxEngine::check() const {
   if (fifo_.size() >= 2 && fifo_used_ > d_.timing().rx_fifo_size)
     return "RX FIFO holds more than rx-fifo-size";
   if (phase_ == Phase::Write) {
-    if (!(desc_opts1_ & desc::DescOwn)) return "RX write to a descriptor the NIC does not own";
-    if (fifo_.front().bytes.size() > (desc_opts1_ & desc::kRxBufSizeMask)) return "RX write larger than its buffer";
+    if (!(desc_.opts1 & desc::DescOwn)) return "RX write to a descriptor the NIC does not own";
+    if (fifo_.front().bytes.size() > (desc_.opts1 & desc::kRxBufSizeMask)) return "RX write larger than its buffer";
   }
   return nullptr;
+}
+
+// The descriptor read, the next slot's read and the write each have their
+// completion pending exactly while in flight.
+std::span<const EventSpec> RxEngine::events() {
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::RxDescDone,
+       .run = [](Device& d, uint64_t) { d.rx.on_desc_done(); },
+       .max_delay = [](const Device& d) { return max_paced_read_delay(d, desc::kSize); },
+       .pending = [](const Device& d, unsigned) { return pending_if(d.rx.desc_fetch_in_flight()); },
+       .mismatch = "RX descriptor fetch does not match its event",
+       .pullable = true},
+      // The largest RX FIFO frame (visit()) and its 8-byte write-back.
+      {.kind = EventKind::RxWriteDone,
+       .run = [](Device& d, uint64_t) { d.rx.on_write_done(); },
+       .max_delay = [](const Device& d) {
+         return dma_write_time(d.timing(), desc::kRxBufSizeMask) + dma_write_time(d.timing(), 8);
+       },
+       .pending = [](const Device& d, unsigned) { return pending_if(d.rx.write_in_flight()); },
+       .mismatch = "RX write does not match its event",
+       .pullable = true},
+      {.kind = EventKind::RxPrefetchDone,
+       .run = [](Device& d, uint64_t) { d.rx.on_prefetch_done(); },
+       .max_delay = [](const Device& d) { return max_paced_read_delay(d, desc::kSize); },
+       .pending = [](const Device& d, unsigned) { return pending_if(d.rx.prefetch_in_flight()); },
+       .mismatch = "RX descriptor prefetch does not match its completion event",
+       .pullable = true},
+  };
+  return kEvents;
 }
 
 }  // namespace rtl8168sim

@@ -17,6 +17,8 @@
 #include <span>
 #include <vector>
 
+#include "desc_ring.h"
+#include "events.h"
 #include "fifo_ring.h"
 #include "state_io.h"
 #include "timing.h"
@@ -27,8 +29,10 @@ class Device;
 
 class RxEngine {
  public:
-  static constexpr uint32_t kMaxRing = 1024;  // walk bound without EOR
-  explicit RxEngine(Device& d) : d_(d) {}
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
+  static constexpr uint32_t kMaxRing = DescRing::kMaxRing;  // walk bound without EOR
+  explicit RxEngine(Device& d) : d_(d), ring_(d, RingId::Rx) {}
 
   void reset();   // ring position 0, FIFO emptied
   void halt();    // RxEnb cleared: FIFO emptied, position kept
@@ -41,7 +45,7 @@ class RxEngine {
   void on_desc_done();
   void on_write_done();
   void on_prefetch_done();  // EventKind::RxPrefetchDone
-  uint32_t position() const { return pos_; }
+  uint32_t position() const { return ring_.pos(); }
   // The host was refused and waits for room (rx_ready is due).
   bool take_ready_signal();
 
@@ -68,24 +72,20 @@ class RxEngine {
   void fetch_desc();
   void drop_head(uint64_t reason);
   void pop_head();
-  uint64_t ring_base() const;
-  uint32_t next_slot() const;  // the slot after pos_ (EOR / ring bound)
+  uint32_t next_slot() const { return ring_.next_slot(desc_.opts1); }  // after the one written
   void clear_prefetch();
 
   Device& d_;
-  uint32_t pos_ = 0;
+  DescRing ring_;
   Phase phase_ = Phase::Idle;
-  uint32_t desc_opts1_ = 0;
-  uint64_t desc_addr_ = 0;
+  RingDesc desc_;  // the head frame's descriptor (opts1 and buffer address kept)
   FifoRing<RxFrame> fifo_;  // frames taken from the wire, waiting for a descriptor
   uint32_t fifo_used_ = 0;
-  // Prefetch of the slot after the one being written: a read in flight, or
-  // an owned descriptor kept for pf_slot_.
+  // Prefetch of the slot after the one being written (pf_.index): a read in
+  // flight, or an owned descriptor kept for that slot (opts1, address).
   bool pf_busy_ = false;
   bool pf_valid_ = false;
-  uint32_t pf_slot_ = 0;
-  uint32_t pf_opts1_ = 0;
-  uint64_t pf_addr_ = 0;
+  RingDesc pf_;
   bool host_waiting_ = false;
   bool ready_signal_ = false;
 };

@@ -2,35 +2,18 @@
 // The discrete-event scheduler: integral time, ordered by (time, sequence
 // number) so that ties resolve in scheduling order and runs are
 // deterministic. Events are plain data (kind + argument), never closures,
-// so the queue can be saved and restored with the rest of the state.
+// so the queue can be saved and restored with the rest of the state; what a
+// kind does is its EventSpec (events.h).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "events.h"
 #include "timing.h"
 
 namespace rtl8168sim {
-
-enum class EventKind : uint8_t {
-  PhyarDone,        // an MDIO frame through PHYAR finished
-  PhyResetDone,     // BMCR RESET / ANRESTART self-clear
-  PhyAnDone,        // autonegotiation finished
-  ChipResetDone,    // ChipCmd reset self-clear
-  DtccrDone,        // tally dump / reset finished
-  TxDmaDone,        // the TX engine's outstanding read completed
-  TxWireDone,       // the frame at the head of the TX FIFO left the wire
-  RxDescDone,       // the RX engine's descriptor read completed
-  RxWriteDone,      // the RX engine's data + write-back completed
-  MitigationTimer,  // IntrMitigate timer (arg: 0 = RX, 1 = TX)
-  ChipTimer,        // TCTR reached TimerInt
-  SideBusDone,      // an ERI / EPHY / CSI access finished (arg: side_bus.h Bus)
-  FaultTimer,       // a time-triggered fault is due (fault_injector.h)
-  TxDescDone,       // the TX descriptor prefetcher's read completed
-  RxPrefetchDone,   // the RX engine's read of the next descriptor completed
-  kCount
-};
 
 struct Event {
   Time time;

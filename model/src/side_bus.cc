@@ -124,4 +124,21 @@ void SideBus::visit(Archive& a) {
 // Device::check_events compares.
 const char* SideBus::check() const { return nullptr; }
 
+// One completion per busy bus, its argument the bus.
+std::span<const EventSpec> SideBus::events() {
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::SideBusDone,
+       .run = [](Device& d, uint64_t arg) { d.side.on_done(static_cast<Bus>(arg)); },
+       .max_delay = [](const Device& d) -> Time {
+         const TimingParams& t = d.timing();
+         return std::max({t.eri_time, t.ephy_time, t.csi_time});
+       },
+       .pending = [](const Device& d, unsigned bus) { return pending_if(d.side.busy(static_cast<Bus>(bus))); },
+       .mismatch = "side-bus access does not match its completion event",
+       .instances = kBuses,
+       .instance_arg = [](const Device&, unsigned bus) -> uint64_t { return bus; }},
+  };
+  return kEvents;
+}
+
 }  // namespace rtl8168sim

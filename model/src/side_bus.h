@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <span>
 
+#include "events.h"
 #include "state_io.h"
 
 namespace rtl8168sim {
@@ -36,6 +37,8 @@ class Device;
 
 class SideBus {
  public:
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
   enum Bus : uint8_t { Eri = 0, Ephy = 1, Csi = 2, kBuses = 3 };
   static constexpr uint32_t kEriSize = 4096, kCsiSize = 4096, kEphyRegs = 32;
   // ExGMAC station-address copies (r8169 rtl_rar_exgmac_set).

@@ -67,4 +67,23 @@ void Tally::visit(Archive& a) {
   visit_counters(a, counters);
 }
 
+// A command in progress has its completion pending; the driver may clear
+// the command bits meanwhile (a CounterAddrLow write), which leaves a
+// completion that does nothing.
+std::span<const EventSpec> Tally::events() {
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::DtccrDone,
+       .run = [](Device& d, uint64_t) { d.tally.on_done(); },
+       .max_delay = [](const Device& d) -> Time {
+         return d.timing().dtccr_time + dma_write_time(d.timing(), 64);
+       },
+       .pending = [](const Device& d, unsigned) {
+         const bool cmd = d.regs.u32(reg::CounterAddrLow) & (reg::CounterDump | reg::CounterReset);
+         return cmd ? Pending::Yes : Pending::May;
+       },
+       .mismatch = "tally command without its completion event"},
+  };
+  return kEvents;
+}
+
 }  // namespace rtl8168sim

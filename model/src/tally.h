@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 
+#include "events.h"
 #include "state_io.h"
 
 namespace rtl8168sim {
@@ -31,6 +32,8 @@ struct TallyCounters {
 
 class Tally {
  public:
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
   explicit Tally(Device& d) : d_(d) {}
   TallyCounters counters;
 

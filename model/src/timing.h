@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Typed timing parameters (gem5 style: every latency, bandwidth and FIFO
 // size is a named, documented parameter; see config.cc for the table that
-// exposes them) and the pure cost functions built from them.
+// exposes them), their defaults (kPcie11x1, kEvlTiming: profile.cc says
+// which chip has which) and the pure cost functions built from them.
 //
 // Time is integral nanoseconds of the host's virtual clock. Costs are
 // rounded up to the next nanosecond.
@@ -52,6 +53,45 @@ struct TimingParams {
   // Chip timer (TCTR). A clock, not a latency: kept in functional mode.
   uint32_t timer_clock_mhz = 125;   // TCTR count rate
 };
+
+// ---- Defaults (profile.cc gives each chip its set; config.cc's parameters
+// override them one by one) ----
+
+// The PCIe link and DMA path of both parts: PCIe 1.1 x1 (docs/TIMING.md).
+// The 2012 burst/MTU report was measured on an RTL8168evl, so the read
+// round trip and completion rate solved from its two DMA-bound points
+// (842 Mbit/s at MTU 1500, 908 at MTU 1076, burst 1024) are that chip's as
+// much as the 8168c's. Descriptor prefetch depth and the RX read-ahead are
+// assumptions (no register or document gives them for these parts; later
+// Realtek parts program a TX fetch count, r8169 TDFNR): docs/TIMING.md
+// "Descriptor prefetch and outstanding reads".
+inline constexpr TimingParams kPcie11x1{
+    // The link and the chip's DMA path.
+    .pcie_read_latency = 2100, .pcie_bandwidth = 250, .pcie_completion_size = 64,
+    .pcie_tlp_overhead = 20, .pcie_mrrs = 4096, .dma_read_rate = 150,
+    // Read-ahead and the on-chip FIFOs.
+    .tx_desc_prefetch = 4, .rx_desc_prefetch = 1, .tx_fifo_size = 8192, .rx_fifo_size = 8192,
+    // Management paths, ChipCmd reset, tally command, TxPoll read-back, chip timer.
+    .phy_an_time = 500'000'000, .phy_reset_time = 1'000'000, .phyar_time = 25'600,
+    .chip_reset_time = 10'000, .dtccr_time = 2'000, .txpoll_ack_time = 90, .timer_clock_mhz = 125,
+};
+
+// The 8168evl: the same path, larger FIFOs, and its side buses.
+constexpr TimingParams evl_timing() {
+  TimingParams t = kPcie11x1;
+  // Jumbo frames up to 9 KiB must fit the store-and-forward FIFOs.
+  t.tx_fifo_size = 10 * 1024;
+  t.rx_fifo_size = 10 * 1024;
+  // Side-bus accesses (docs/TIMING.md): a few core-clock (125 MHz) cycles
+  // on the internal bus plus the serial EPHY management frame; r8169 polls
+  // ERI 100 x 100 us, EPHY and CSI 100 x 10 us, so any of these completes
+  // within the driver's first sleep.
+  t.eri_time = 1'000;
+  t.ephy_time = 2'000;
+  t.csi_time = 1'000;
+  return t;
+}
+inline constexpr TimingParams kEvlTiming = evl_timing();
 
 // Cost of moving `bytes` of payload over the link in TLPs of
 // `pcie_completion_size` data bytes (data + per-TLP overhead). Completions

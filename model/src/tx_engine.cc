@@ -43,13 +43,6 @@ uint64_t refusal_of(packet::TxStatus s) {
 
 }  // namespace
 
-uint32_t TxEngine::Desc::len() const { return opts1 & desc::kTxLenMask; }
-
-uint64_t TxEngine::ring_base(unsigned q) const {
-  return q == 0 ? d_.regs.u64(reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh)
-                : d_.regs.u64(reg::TxHDescStartAddrLow, reg::TxHDescStartAddrHigh);
-}
-
 // MXDMA (TxConfig 10:8): 16 << n bytes per read request; 7 = unlimited,
 // i.e. the PCIe max read request size (docs/R8169.md §7).
 uint32_t TxEngine::burst() const {
@@ -61,7 +54,8 @@ uint32_t TxEngine::burst() const {
 
 void TxEngine::reset() {
   halt();
-  pos_ = {0, 0};
+  rings_[0].set_pos(0);
+  rings_[1].set_pos(0);
 }
 
 void TxEngine::halt() {
@@ -69,9 +63,9 @@ void TxEngine::halt() {
   // skipped when the engine is enabled again.
   if (!fifo_.empty()) {
     const WireFrame& f = fifo_.front();
-    pos_[f.queue] = f.first_index;
+    rings_[f.queue & 1].set_pos(f.first_index);
   } else if (!descs_.empty()) {
-    pos_[q_] = descs_[0].index;
+    ring().set_pos(descs_[0].index);
   }
   d_.cancel(EventKind::TxDmaDone);
   d_.cancel(EventKind::TxWireDone);
@@ -113,31 +107,32 @@ void TxEngine::stop_on_error(uint64_t reason, uint32_t index) {
   d_.account_error(d_.stats.tx_writeback_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
 }
 
-void TxEngine::doorbell(unsigned q) {
+void TxEngine::doorbell(TxQueue queue) {
+  const auto q = static_cast<unsigned>(queue);
   d_.stats.tx_doorbells++;
   const uint8_t cmd = d_.regs.u8(reg::ChipCmd);
   if (!(cmd & reg::CmdTxEnb) || (cmd & (reg::CmdStopReq | reg::CmdReset))) {
-    d_.trace.doorbell(q, 0);  // transmitter off: nothing to start
+    d_.trace.doorbell(q, DoorbellOutcome::kTxOff);  // nothing to start
     return;
   }
   if (error_stop_) {
-    d_.trace.doorbell(q, 3);  // stopped by a failed write-back until restarted
+    d_.trace.doorbell(q, DoorbellOutcome::kStopped);  // by a failed write-back, until restarted
     return;
   }
   if (!busy_) {
     busy_ = true;
     q_ = q;
-    d_.trace.doorbell(q, 1);
+    d_.trace.doorbell(q, DoorbellOutcome::kStarted);
     fetch_desc();
     return;
   }
-  if (q == 0 && d_.config().quirks.lossy_txpoll) {
+  if (queue == TxQueue::Npq && d_.config().quirks.lossy_txpoll) {
     // RTL8168 quirk: the NPQ request is lost while the engine is busy.
     d_.stats.tx_doorbells_ignored++;
     d_.trace.doorbell_ignored(q, static_cast<uint32_t>(phase_));
     return;
   }
-  d_.trace.doorbell(q, 2);
+  d_.trace.doorbell(q, DoorbellOutcome::kBusy);
   if (phase_ == Phase::Drain) {
     q_ = q;  // the walk had ended: start it again
     fetch_desc();
@@ -157,15 +152,14 @@ void TxEngine::fetch_desc() {
   if (++walk_count_ > 4 * kMaxRing) {
     // Zero-latency walk that never finds an unowned descriptor (e.g. write
     // backs that fail): stop instead of looping; the next doorbell resumes.
-    d_.stats.ring_no_eor++;
-    d_.trace.ring_no_eor(q_, ring_base(q_));
+    ring().report_no_eor();
     clear_frame();
     end_walk();
     return;
   }
   if (prefetch_depth() == 0) {
     phase_ = Phase::FetchDesc;
-    rd_addr_ = ring_base(q_) + static_cast<uint64_t>(pos_[q_]) * desc::kSize;
+    rd_addr_ = ring().slot_addr(ring().pos());
     rd_len_ = desc::kSize;
     d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDmaDone);
     return;
@@ -175,19 +169,13 @@ void TxEngine::fetch_desc() {
   rd_addr_ = 0;
   rd_len_ = 0;
   const bool nothing_ahead = pf_.empty() && !pf_stop_ && !pf_error_;
-  if (nothing_ahead && !pf_busy_) pf_pos_ = pos_[q_];  // the prefetcher reads the walk's slot
+  if (nothing_ahead && !pf_busy_) pf_pos_ = ring().pos();  // the prefetcher reads the walk's slot
   phase_ = nothing_ahead ? Phase::WaitDesc : Phase::FetchDesc;
   prefetch_more();
   if (!nothing_ahead) d_.schedule_in(d_.paced(0), EventKind::TxDmaDone);
 }
 
 uint32_t TxEngine::prefetch_depth() const { return d_.timing().tx_desc_prefetch; }
-
-// The slot after `index` in the walk (advance_position()'s rule).
-uint32_t TxEngine::next_index(uint32_t index, uint32_t opts1) {
-  if (opts1 & desc::RingEnd) return 0;
-  return index + 1 >= kMaxRing ? 0 : index + 1;
-}
 
 // Issue the next prefetch read if there is room and the ring end has not
 // been seen: one 16-byte read at a time (a read tag of its own).
@@ -215,7 +203,7 @@ bool TxEngine::slot_in_use(uint32_t index) const {
   for (const Desc& dsc : pf_) {
     if (dsc.index == index) return true;
   }
-  const uint64_t addr = ring_base(q_) + static_cast<uint64_t>(index) * desc::kSize;
+  const uint64_t addr = ring().slot_addr(index);
   for (size_t i = 0; i < fifo_.size(); i++) {
     const WireFrame& f = fifo_.at(i);
     if (f.queue != q_) continue;
@@ -243,18 +231,14 @@ void TxEngine::on_prefetch_done() {
     prefetch_more();
     return;
   }
-  uint8_t raw[desc::kSize];
-  const uint64_t at = ring_base(q_) + static_cast<uint64_t>(pf_pos_) * desc::kSize;
-  if (!d_.dma_read(at, raw, sizeof raw)) {
+  Desc dsc;
+  if (!ring().read(pf_pos_, dsc)) {
     pf_error_ = true;
+  } else if (!(dsc.opts1 & desc::DescOwn)) {
+    pf_stop_ = true;
   } else {
-    const RawDesc rd = decode_desc(raw);
-    if (!(rd.opts1 & desc::DescOwn)) {
-      pf_stop_ = true;
-    } else {
-      pf_.push_back(Desc{pf_pos_, rd.opts1, rd.opts2, rd.addr});
-      pf_pos_ = next_index(pf_pos_, rd.opts1);
-    }
+    pf_.push_back(dsc);
+    pf_pos_ = DescRing::next(pf_pos_, dsc.opts1);
   }
   prefetch_more();
   if (phase_ == Phase::WaitDesc) {
@@ -274,7 +258,7 @@ void TxEngine::on_dma_done() {
         desc_arrived(dsc);
         prefetch_more();  // room again (a no-op if the walk ended meanwhile)
       } else if (pf_error_) {
-        d_.trace.tx_error(kDescDma, pos_[q_]);
+        d_.trace.tx_error(kDescDma, ring().pos());
         clear_frame();
         d_.account_error(d_.stats.tx_dma_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
         end_walk();
@@ -290,30 +274,15 @@ void TxEngine::on_dma_done() {
   }
 }
 
-void TxEngine::advance_position() {
-  const bool eor = descs_.back().opts1 & desc::RingEnd;
-  uint32_t& pos = pos_[q_];
-  if (eor) {
-    pos = 0;
-  } else if (++pos >= kMaxRing) {
-    // No EOR within kMaxRing descriptors: wrap to the base (model bound).
-    pos = 0;
-    d_.stats.ring_no_eor++;
-    d_.trace.ring_no_eor(q_, ring_base(q_));
-  }
-}
-
 void TxEngine::desc_fetched() {
-  uint8_t raw[desc::kSize];
-  if (!d_.dma_read(rd_addr_, raw, sizeof raw)) {
-    d_.trace.tx_error(kDescDma, pos_[q_]);
+  Desc dsc;
+  if (!ring().read_at(rd_addr_, ring().pos(), dsc)) {
+    d_.trace.tx_error(kDescDma, ring().pos());
     clear_frame();
     d_.account_error(d_.stats.tx_dma_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
     end_walk();
     return;
   }
-  const RawDesc rd = decode_desc(raw);
-  const Desc dsc{pos_[q_], rd.opts1, rd.opts2, rd.addr};
   if (!(dsc.opts1 & desc::DescOwn)) {
     if (!descs_.empty() && !refuse_frame(kIncomplete)) return;
     end_walk();
@@ -328,13 +297,13 @@ void TxEngine::desc_arrived(const Desc& dsc) {
   const bool fs = dsc.opts1 & desc::FirstFrag;
   if (!descs_.empty() && fs && !refuse_frame(kFsBeforeLs)) return;
   descs_.push_back(dsc);
-  advance_position();
+  ring().advance(dsc.opts1);
   if (!fs && descs_.size() == 1) {
-    if (refuse_frame(kNoFirstFrag)) fetch_desc();
+    refuse_then_fetch(kNoFirstFrag);
     return;
   }
   if (descs_.size() > kMaxFrags) {
-    if (refuse_frame(kTooManyFrags)) fetch_desc();
+    refuse_then_fetch(kTooManyFrags);
     return;
   }
   if (!(dsc.opts1 & desc::LastFrag)) {
@@ -366,28 +335,68 @@ void TxEngine::decode_offload() {
   off_.vlan_tci = swab16(tag);  // the descriptor holds swab16(TCI)
 }
 
+// ---- The frame's geometry: one formula each, for the walk and for a
+// loaded blob alike (check_frame() recomputes through them).
+
+// Bytes described by the frame's descriptors.
+uint32_t TxEngine::frame_total() const {
+  uint32_t sum = 0;  // at most kMaxFrags x 64 KiB
+  for (const Desc& dsc : descs_) sum += dsc.tx_len();
+  return sum;
+}
+
+// A frame without TSO is one unit: all of it, with FIFO room for the frame
+// and a VLAN tag the engine may insert.
+TxEngine::Unit TxEngine::frame_unit() const { return Unit{0, total_, total_ + 4}; }
+
+// TSO: the headers come first, Ethernet + IP + TCP, at most 60 bytes past
+// the transport offset, from the first descriptor; no FIFO room yet.
+TxEngine::Unit TxEngine::header_unit() const {
+  return Unit{0, std::min(descs_[0].tx_len(), off_.l4_offset + 60), 0};
+}
+
+// The real header length: the transport offset plus the TCP data offset of
+// the header bytes fetched (at least l4_offset + 13 of them).
+uint32_t TxEngine::tso_header_len(const std::vector<uint8_t>& header) const {
+  return off_.l4_offset + (header[off_.l4_offset + 12] >> 4) * 4u;
+}
+
+uint32_t TxEngine::segment_count(packet::TxStatus& st) const {
+  st = packet::TxStatus::ok;
+  return static_cast<uint32_t>(packet::tso_segment_count(header_, total_ - hdr_len_, off_, st));
+}
+
+// TSO segment `index`: MSS payload bytes after the header (fewer in the
+// last one), each taking FIFO room for the header, its payload and a tag.
+uint64_t TxEngine::segment_start(uint32_t index) const {
+  return hdr_len_ + static_cast<uint64_t>(index) * off_.mss;
+}
+TxEngine::Unit TxEngine::segment_unit(uint32_t index) const {  // segment_start(index) <= total_
+  const auto start = static_cast<uint32_t>(segment_start(index));
+  const uint32_t len = std::min(off_.mss, total_ - start);
+  return Unit{start, start + len, hdr_len_ + len + 4};
+}
+
 void TxEngine::begin_frame() {
   decode_offload();
-  total_ = 0;
-  for (const Desc& dsc : descs_) total_ += dsc.len();
+  total_ = frame_total();
   const uint32_t max_frame = d_.config().profile->max_frame;
-  if (total_ == 0) return (void)refuse_frame(kZeroLength), fetch_desc();
-  if (!tso_ && total_ > max_frame) return (void)refuse_frame(kTooLong), fetch_desc();
-  if (tso_ && off_.mss == 0) return (void)refuse_frame(kBadMss), fetch_desc();
-  if (tso_ && total_ > kMaxTsoBytes) return (void)refuse_frame(kTooLong), fetch_desc();
+  if (total_ == 0) return refuse_then_fetch(kZeroLength);
+  if (!tso_ && total_ > max_frame) return refuse_then_fetch(kTooLong);
+  if (tso_ && off_.mss == 0) return refuse_then_fetch(kBadMss);
+  if (tso_ && total_ > kMaxTsoBytes) return refuse_then_fetch(kTooLong);
   buf_.clear();
   seek(0);
   if (tso_) {
-    // Fetch the headers first: Ethernet + IP + TCP (at most 60 bytes past
-    // the transport offset), from the first descriptor.
-    goal_ = std::min(descs_[0].len(), off_.l4_offset + 60);
-    if (goal_ < off_.l4_offset + 20) return (void)refuse_frame(kMalformed), fetch_desc();
+    goal_ = header_unit().goal;
+    if (goal_ < off_.l4_offset + 20) return refuse_then_fetch(kMalformed);
     phase_ = Phase::FetchHeader;
     continue_fetch();
     return;
   }
-  goal_ = total_;
-  unit_fifo_ = total_ + 4;  // room for a VLAN tag
+  const Unit u = frame_unit();
+  goal_ = u.goal;
+  unit_fifo_ = u.fifo;
   phase_ = Phase::FetchData;
   if (!reserve_fifo(unit_fifo_)) {
     phase_ = Phase::WaitFifo;
@@ -400,8 +409,8 @@ void TxEngine::seek(uint32_t stream_pos) {
   stream_pos_ = stream_pos;
   cur_desc_ = 0;
   cur_off_ = stream_pos;
-  while (cur_desc_ < descs_.size() && cur_off_ >= descs_[cur_desc_].len()) {
-    cur_off_ -= descs_[cur_desc_].len();
+  while (cur_desc_ < descs_.size() && cur_off_ >= descs_[cur_desc_].tx_len()) {
+    cur_off_ -= descs_[cur_desc_].tx_len();
     cur_desc_++;
   }
 }
@@ -414,7 +423,7 @@ bool TxEngine::reserve_fifo(uint32_t bytes) {
 }
 
 void TxEngine::continue_fetch() {
-  while (cur_desc_ < descs_.size() && cur_off_ >= descs_[cur_desc_].len()) {
+  while (cur_desc_ < descs_.size() && cur_off_ >= descs_[cur_desc_].tx_len()) {
     cur_desc_++;
     cur_off_ = 0;
   }
@@ -422,7 +431,7 @@ void TxEngine::continue_fetch() {
   // descs_ while stream_pos_ < goal_; both are checked on state load.
   const Desc& dsc = descs_[cur_desc_];
   const uint32_t len =
-      std::min({dsc.len() - cur_off_, goal_ - stream_pos_, burst(), kMaxReadRequest});
+      std::min({dsc.tx_len() - cur_off_, goal_ - stream_pos_, burst(), kMaxReadRequest});
   rd_addr_ = dsc.addr + cur_off_;
   rd_len_ = len;
   d_.schedule_in(d_.paced(dma_read_time(d_.timing(), len)), EventKind::TxDmaDone);
@@ -433,7 +442,7 @@ void TxEngine::data_fetched() {
   buf_.resize(at + rd_len_);
   if (!d_.dma_read(rd_addr_, buf_.data() + at, rd_len_)) {
     d_.account_error(d_.stats.tx_dma_errors, reg::SYSErr, Device::TallyError::None);
-    if (refuse_frame(kDataDma)) fetch_desc();
+    refuse_then_fetch(kDataDma);
     return;
   }
   cur_off_ += rd_len_;
@@ -444,14 +453,12 @@ void TxEngine::data_fetched() {
   }
   if (phase_ == Phase::FetchHeader) {
     // TCP data offset gives the real header length.
-    const uint32_t l4 = off_.l4_offset;
-    const uint32_t tcp_len = (buf_[l4 + 12] >> 4) * 4u;
-    hdr_len_ = l4 + tcp_len;
-    if (tcp_len < 20 || hdr_len_ > buf_.size()) return (void)refuse_frame(kMalformed), fetch_desc();
+    hdr_len_ = tso_header_len(buf_);
+    if (hdr_len_ < off_.l4_offset + 20 || hdr_len_ > buf_.size()) return refuse_then_fetch(kMalformed);
     header_.assign(buf_.begin(), buf_.begin() + hdr_len_);
-    packet::TxStatus st = packet::TxStatus::ok;
-    seg_count_ = static_cast<uint32_t>(packet::tso_segment_count(header_, total_ - hdr_len_, off_, st));
-    if (seg_count_ == 0 || st != packet::TxStatus::ok) return (void)refuse_frame(refusal_of(st)), fetch_desc();
+    packet::TxStatus st;
+    seg_count_ = segment_count(st);
+    if (seg_count_ == 0 || st != packet::TxStatus::ok) return refuse_then_fetch(refusal_of(st));
     seg_index_ = 0;
     seek(hdr_len_);
     start_segment();
@@ -460,17 +467,20 @@ void TxEngine::data_fetched() {
   frame_done_fetching();
 }
 
+// The stream stands at segment seg_index_'s start (seek(hdr_len_) for the
+// first, the previous segment's goal for the others); seg_index_ <
+// seg_count_ = ceil(payload / MSS) keeps it inside the frame.
 void TxEngine::start_segment() {
-  const uint32_t seg_len = std::min(off_.mss, total_ - stream_pos_);
-  goal_ = stream_pos_ + seg_len;
+  const Unit u = segment_unit(seg_index_);
+  goal_ = u.goal;
   buf_.clear();
-  unit_fifo_ = hdr_len_ + seg_len + 4;
+  unit_fifo_ = u.fifo;
   phase_ = Phase::FetchData;
   if (!reserve_fifo(unit_fifo_)) {
     phase_ = Phase::WaitFifo;
     return;
   }
-  if (seg_len == 0) {
+  if (u.goal == u.start) {
     frame_done_fetching();
     return;
   }
@@ -485,7 +495,7 @@ void TxEngine::frame_done_fetching() {
                              : packet::finish_tx_frame(buf_, off_, max_frame, w.bytes);
   if (st != packet::TxStatus::ok) {
     fifo_.pop_back();  // take the entry back
-    if (refuse_frame(refusal_of(st))) fetch_desc();
+    refuse_then_fetch(refusal_of(st));
     return;
   }
   apply_chip_defects(w.bytes);
@@ -518,15 +528,13 @@ void TxEngine::apply_chip_defects(std::vector<uint8_t>& frame) const {
     return;
   }
   if (!q.evl_tso_defects) return;
-  const uint32_t last_frag = descs_.size() > 1 ? descs_.back().len() : 0;
+  const uint32_t last_frag = descs_.size() > 1 ? descs_.back().tx_len() : 0;
   packet::evl_tso_segment(off_, seg_index_ + 1 == seg_count_, last_frag, frame);
 }
 
 void TxEngine::fill_writeback(WireFrame& f) const {
-  const uint64_t base = ring_base(q_);
   for (const Desc& dsc : descs_) {
-    f.writeback.emplace_back(base + static_cast<uint64_t>(dsc.index) * desc::kSize,
-                             dsc.opts1 & ~desc::DescOwn);
+    f.writeback.emplace_back(ring().slot_addr(dsc.index), dsc.opts1 & ~desc::DescOwn);
   }
 }
 
@@ -535,15 +543,11 @@ bool TxEngine::refuse_frame(uint64_t reason) {
   // handed back (Own cleared) so the ring keeps moving.
   if (reason != kDataDma) d_.stats.tx_bad_descriptors++;
   d_.tally.counters.tx_aborted++;
-  const uint32_t first = descs_.empty() ? pos_[q_] : descs_[0].index;
+  const uint32_t first = descs_.empty() ? ring().pos() : descs_[0].index;
   d_.trace.tx_error(reason, first);
-  const uint64_t base = ring_base(q_);
   bool handed_back = true;
   for (const Desc& dsc : descs_) {
-    uint8_t v[4];
-    const uint32_t opts1 = dsc.opts1 & ~desc::DescOwn;
-    store_le32(v, opts1);
-    handed_back &= d_.dma_write(base + static_cast<uint64_t>(dsc.index) * desc::kSize, v, 4);
+    handed_back &= ring().write_opts1(ring().slot_addr(dsc.index), dsc.opts1 & ~desc::DescOwn);
   }
   if (unit_reserved_) {
     fifo_used_ -= unit_fifo_;
@@ -558,6 +562,12 @@ bool TxEngine::refuse_frame(uint64_t reason) {
     return false;
   }
   return true;
+}
+
+// A frame that cannot be sent is refused and the walk goes on with the next
+// descriptor, unless handing it back stopped the engine.
+void TxEngine::refuse_then_fetch(uint64_t reason) {
+  if (refuse_frame(reason)) fetch_desc();
 }
 
 void TxEngine::end_walk() {
@@ -600,7 +610,7 @@ void TxEngine::stop_fetching() {
 void TxEngine::go_idle() {
   busy_ = false;
   phase_ = Phase::Idle;
-  d_.trace.tx_idle(q_, pos_[q_]);
+  d_.trace.tx_idle(q_, ring().pos());
 }
 
 void TxEngine::kick_wire() {
@@ -627,11 +637,7 @@ void TxEngine::on_wire_done() {
   fifo_used_ -= f.fifo_bytes;
   const bool completes = f.completes;
   bool written_back = true;
-  for (const auto& [addr, opts1] : f.writeback) {
-    uint8_t v[4];
-    store_le32(v, opts1);
-    written_back &= d_.dma_write(addr, v, 4);
-  }
+  for (const auto& [addr, opts1] : f.writeback) written_back &= rings_[f.queue & 1].write_opts1(addr, opts1);
   const uint32_t first = f.first_index;
   fifo_.pop_front();
   wire_busy_ = false;
@@ -641,7 +647,7 @@ void TxEngine::on_wire_done() {
     stop_on_error(kWritebackFailed, first);
     return;
   }
-  if (completes) d_.irq.raise_moderated(1);
+  if (completes) d_.irq.raise_moderated(Irq::Moderated::TxOK);
   kick_wire();
   // A slot just handed back may be the one the prefetcher waits for.
   if (phase_ != Phase::Idle && phase_ != Phase::Drain) prefetch_more();
@@ -660,8 +666,8 @@ void TxEngine::on_wire_done() {
 
 void TxEngine::visit(Archive& a) {
   constexpr size_t kMaxBytes = kMaxTsoBytes + 64 * 1024;
-  a.io(pos_[0]);
-  a.io(pos_[1]);
+  rings_[0].visit(a);
+  rings_[1].visit(a);
   a.io(pending_[0]);
   a.io(pending_[1]);
   a.io(walk_instant_);
@@ -686,6 +692,14 @@ void TxEngine::visit(Archive& a) {
     tso_ = false;
     if (!descs_.empty()) decode_offload();
   }
+  // What cannot be derived is the walk's position: the descriptors (above),
+  // the phase, the stream cursor and position, the read in flight (its
+  // length depends on the MXDMA burst when it was issued), the bytes
+  // fetched, the TSO header bytes and the segment index, and the FIFO.
+  // total_, goal_, hdr_len_, seg_count_ and unit_fifo_ are derived from
+  // those (frame_total(), the Units, tso_header_len(), segment_count()); they
+  // stay in the blob (version 5 layout) and check_frame() refuses a blob
+  // whose values are not the derived ones.
   a.io(total_);
   a.io(cur_desc_);
   a.io(cur_off_);
@@ -761,11 +775,11 @@ const char* TxEngine::check_prefetch() const {
   const bool resumes = slot_in_use(pf_pos_) || !fifo_.empty();
   if (!pf_busy_ && !pf_stop_ && !pf_error_ && pf_.size() != depth && !resumes)
     return "TX prefetcher idle with room during a walk";
-  uint32_t expect = pos_[q_ & 1];
+  uint32_t expect = ring().pos();
   for (const Desc& dsc : pf_) {
     if (dsc.index != expect) return "TX prefetched descriptors not consecutive from the walk";
     if (!(dsc.opts1 & desc::DescOwn)) return "TX prefetched descriptor not owned";
-    expect = next_index(dsc.index, dsc.opts1);
+    expect = DescRing::next(dsc.index, dsc.opts1);
   }
   if (pf_pos_ != expect) return "TX prefetch position disagrees with its descriptors";
   if (phase_ == Phase::WaitDesc && (!pf_.empty() || pf_stop_ || pf_error_ || (!pf_busy_ && !resumes)))
@@ -776,9 +790,10 @@ const char* TxEngine::check_prefetch() const {
 }
 
 // The frame being assembled, checked against what begin_frame(),
-// start_segment() and continue_fetch() would have made of the same
-// descriptors: a blob whose totals, cursors or read length disagree with its
-// descriptors would read past them (or ask the host for a huge DMA).
+// data_fetched(), start_segment() and continue_fetch() make of the same
+// descriptors (the same helpers compute it): a blob whose totals, cursors or
+// read length disagree with its descriptors would read past them (or ask
+// the host for a huge DMA).
 const char* TxEngine::check_frame() const {
   const bool fetching = phase_ == Phase::FetchHeader || phase_ == Phase::FetchData;
   const bool has_frame = fetching || phase_ == Phase::WaitFifo;
@@ -798,47 +813,46 @@ const char* TxEngine::check_frame() const {
     return nullptr;
   }
   if (descs_.empty()) return "TX frame without descriptors";
-  uint64_t sum = 0;
   for (size_t i = 0; i < descs_.size(); i++) {
     const uint32_t o1 = descs_[i].opts1;
     if (!(o1 & desc::DescOwn)) return "TX frame descriptor not owned";
     if (((o1 & desc::FirstFrag) != 0) != (i == 0)) return "TX frame FS misplaced";
     if (((o1 & desc::LastFrag) != 0) != (i + 1 == descs_.size())) return "TX frame LS misplaced";
     if (descs_[i].index >= kMaxRing) return "TX descriptor index out of range";
-    sum += descs_[i].len();
   }
-  if (sum != total_ || total_ == 0) return "TX frame total disagrees with its descriptors";
+  // Saved, and derived again here through the walk's own helpers: the
+  // total, the unit (goal, FIFO room), the TSO header length and segment
+  // count. The saved values must be what the walk would have set.
+  if (total_ != frame_total() || total_ == 0) return "TX frame total disagrees with its descriptors";
   const uint32_t max_frame = d_.config().profile->max_frame;
-  // The segment (or whole frame) the engine is working on: [unit_start, goal_).
-  uint32_t unit_start = 0;
+  Unit unit{};  // the frame, TSO header or segment the engine is working on
+  const char* unit_mismatch = "TX frame goal inconsistent";
   if (!tso_) {
     if (total_ > max_frame) return "TX frame over the jumbo limit";
     if (phase_ == Phase::FetchHeader) return "TX header fetch without TSO";
-    if (goal_ != total_ || unit_fifo_ != total_ + 4) return "TX frame goal inconsistent";
     if (!header_.empty() || hdr_len_ || seg_index_ || seg_count_) return "TX segment state without TSO";
+    unit = frame_unit();
   } else if (phase_ == Phase::FetchHeader) {
     if (off_.mss == 0 || total_ > kMaxTsoBytes) return "TX TSO frame invalid";
-    if (goal_ != std::min(descs_[0].len(), off_.l4_offset + 60) || goal_ < off_.l4_offset + 20)
-      return "TX TSO header goal inconsistent";
     if (!header_.empty() || hdr_len_ || seg_index_ || seg_count_ || unit_reserved_ || unit_fifo_)
       return "TX TSO header state inconsistent";
+    unit = header_unit();
+    unit_mismatch = "TX TSO header goal inconsistent";
+    if (unit.goal < off_.l4_offset + 20) return unit_mismatch;  // begin_frame() refuses it
   } else {
     if (off_.mss == 0 || total_ > kMaxTsoBytes) return "TX TSO frame invalid";
     if (header_.size() != hdr_len_ || hdr_len_ < off_.l4_offset + 20 || hdr_len_ > total_)
       return "TX TSO header inconsistent";
-    const uint32_t tcp_len = (header_[off_.l4_offset + 12] >> 4) * 4u;
-    if (off_.l4_offset + tcp_len != hdr_len_) return "TX TSO header length disagrees with TCP";
-    packet::TxStatus st = packet::TxStatus::ok;
-    const size_t segs = packet::tso_segment_count(header_, total_ - hdr_len_, off_, st);
-    if (st != packet::TxStatus::ok || segs != seg_count_ || seg_index_ >= seg_count_)
+    if (tso_header_len(header_) != hdr_len_) return "TX TSO header length disagrees with TCP";
+    packet::TxStatus st;
+    if (segment_count(st) != seg_count_ || st != packet::TxStatus::ok || seg_index_ >= seg_count_)
       return "TX TSO segment count inconsistent";
-    const uint64_t start = hdr_len_ + static_cast<uint64_t>(seg_index_) * off_.mss;
-    if (start > total_) return "TX TSO segment beyond the frame";
-    unit_start = static_cast<uint32_t>(start);
-    const uint32_t seg_len = std::min(off_.mss, total_ - unit_start);
-    if (goal_ != unit_start + seg_len || unit_fifo_ != hdr_len_ + seg_len + 4)
-      return "TX TSO segment goal inconsistent";
+    if (segment_start(seg_index_) > total_) return "TX TSO segment beyond the frame";
+    unit = segment_unit(seg_index_);
+    unit_mismatch = "TX TSO segment goal inconsistent";
   }
+  if (goal_ != unit.goal || unit_fifo_ != unit.fifo) return unit_mismatch;
+  const uint32_t unit_start = unit.start;
   if (phase_ == Phase::WaitFifo) {
     if (unit_reserved_ || stream_pos_ != unit_start || !buf_.empty()) return "TX FIFO wait state inconsistent";
     if (fifo_.empty()) return "TX waits for FIFO room with an empty FIFO";
@@ -847,7 +861,7 @@ const char* TxEngine::check_frame() const {
     // descriptor, or one past the last descriptor at the frame's end) or
     // where the previous segment's last read ended (cur_off_ == its length).
     if (cur_desc_ > descs_.size()) return "TX cursor outside its frame";
-    const uint32_t room = cur_desc_ < descs_.size() ? descs_[cur_desc_].len() : 0;
+    const uint32_t room = cur_desc_ < descs_.size() ? descs_[cur_desc_].tx_len() : 0;
     if (cur_off_ > room) return "TX cursor outside its descriptor";
     if (stream_at_cursor() != stream_pos_) return "TX cursor disagrees with the stream position";
   } else {
@@ -857,10 +871,10 @@ const char* TxEngine::check_frame() const {
     // A read is in flight at the cursor, which continue_fetch() left on a
     // descriptor with bytes remaining, stream_pos_ bytes into the frame.
     const size_t at = cur_desc_;
-    if (at >= descs_.size() || cur_off_ >= descs_[at].len()) return "TX cursor outside its descriptor";
+    if (at >= descs_.size() || cur_off_ >= descs_[at].tx_len()) return "TX cursor outside its descriptor";
     if (stream_at_cursor() != stream_pos_) return "TX cursor disagrees with the stream position";
     const Desc& dsc = descs_[at];
-    const uint64_t remain = std::min<uint64_t>(dsc.len() - cur_off_, goal_ - stream_pos_);
+    const uint64_t remain = std::min<uint64_t>(dsc.tx_len() - cur_off_, goal_ - stream_pos_);
     if (rd_len_ == 0 || rd_len_ > remain || rd_len_ > kMaxReadRequest) return "TX read length out of bounds";
     if (rd_addr_ != dsc.addr + cur_off_) return "TX read address disagrees with its descriptor";
   }
@@ -870,30 +884,26 @@ const char* TxEngine::check_frame() const {
 // The frame offset the cursor stands at (cur_desc_ <= descs_.size()).
 uint64_t TxEngine::stream_at_cursor() const {
   uint64_t before = 0;
-  for (size_t k = 0; k < cur_desc_; k++) before += descs_[k].len();
+  for (size_t k = 0; k < cur_desc_; k++) before += descs_[k].tx_len();
   return before + cur_off_;
 }
 
 // The descriptors collected for the current frame, as desc_fetched() took
-// them: one after the other from the ring position (advance_position(): the
+// them: one after the other from the ring position (DescRing::advance: the
 // next index, 0 after EOR or at the model's ring bound), and the ring
 // position now just past the last one. A blob with any other index would
 // carry it into the frame's write-back, or into pos_ on a halt.
 const char* TxEngine::check_desc_chain() const {
-  auto next = [](const Desc& dsc) -> uint32_t {
-    if (dsc.opts1 & desc::RingEnd) return 0;
-    return dsc.index + 1 >= kMaxRing ? 0 : dsc.index + 1;
-  };
   for (size_t i = 0; i < descs_.size(); i++) {
     if (descs_[i].index >= kMaxRing) return "TX descriptor index out of range";
-    const uint32_t follows = i + 1 < descs_.size() ? descs_[i + 1].index : pos_[q_ & 1];
-    if (follows != next(descs_[i])) return "TX descriptors not consecutive from the ring position";
+    const uint32_t follows = i + 1 < descs_.size() ? descs_[i + 1].index : ring().pos();
+    if (follows != DescRing::next(descs_[i].index, descs_[i].opts1)) return "TX descriptors not consecutive from the ring position";
   }
   return nullptr;
 }
 
 const char* TxEngine::check() const {
-  if (pos_[0] >= kMaxRing || pos_[1] >= kMaxRing) return "TX ring position out of range";
+  if (!rings_[0].pos_valid() || !rings_[1].pos_valid()) return "TX ring position out of range";
   if (q_ > 1) return "TX queue invalid";
   if (phase_ > Phase::WaitDesc) return "TX phase invalid";
   if (walk_count_ > 4 * kMaxRing + 1) return "TX walk count out of range";
@@ -938,6 +948,36 @@ const char* TxEngine::check() const {
   }
   if (used != fifo_used_) return "TX FIFO accounting does not add up";
   return nullptr;
+}
+
+// A read request, a prefetch read and the wire each have their completion
+// pending exactly while in flight.
+std::span<const EventSpec> TxEngine::events() {
+  static constexpr Time kYield = RTL8168_WORK_YIELD_NS;  // Device::paced() parks a step this far
+  static constexpr EventSpec kEvents[] = {
+      {.kind = EventKind::TxDmaDone,
+       .run = [](Device& d, uint64_t) { d.tx.on_dma_done(); },
+       .max_delay = [](const Device& d) { return max_paced_read_delay(d, kMaxReadRequest); },
+       .pending = [](const Device& d, unsigned) { return pending_if(d.tx.read_in_flight()); },
+       .mismatch = "TX read in flight does not match its completion event",
+       .pullable = true},
+      // The largest FIFO frame (check()) at the slowest link speed.
+      {.kind = EventKind::TxWireDone,
+       .run = [](Device& d, uint64_t) { d.tx.on_wire_done(); },
+       .max_delay = [](const Device& d) {
+         return std::max(wire_time(d.config().profile->max_frame + 8, 10), kYield);
+       },
+       .pending = [](const Device& d, unsigned) { return pending_if(d.tx.wire_busy()); },
+       .mismatch = "TX wire state does not match its event",
+       .pullable = true},
+      {.kind = EventKind::TxDescDone,
+       .run = [](Device& d, uint64_t) { d.tx.on_prefetch_done(); },
+       .max_delay = [](const Device& d) { return max_paced_read_delay(d, desc::kSize); },
+       .pending = [](const Device& d, unsigned) { return pending_if(d.tx.prefetch_in_flight()); },
+       .mismatch = "TX descriptor prefetch does not match its completion event",
+       .pullable = true},
+  };
+  return kEvents;
 }
 
 }  // namespace rtl8168sim

@@ -33,6 +33,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "desc_ring.h"
+#include "events.h"
 #include "fifo_ring.h"
 #include "packet/packet.h"
 #include "state_io.h"
@@ -42,24 +44,32 @@ namespace rtl8168sim {
 
 class Device;
 
+// TxPoll's doorbells (tx_poll.cc): the normal- and high-priority rings.
+enum class TxQueue : unsigned { Npq = 0, Hpq = 1 };
+
 class TxEngine {
  public:
-  static constexpr uint32_t kMaxRing = 1024;   // walk bound without EOR (16 KiB of descriptors)
+  // Its events: handlers, longest delays, when each is pending (events.h).
+  static std::span<const EventSpec> events();
+  static constexpr uint32_t kMaxRing = DescRing::kMaxRing;  // walk bound without EOR
   static constexpr uint32_t kMaxFrags = 64;    // descriptors per frame before it is refused
   static constexpr uint32_t kMaxTsoBytes = 256 * 1024;
   // The largest read request the engine issues: MXDMA "unlimited" is the PCIe
   // max read request size, at most 4096 bytes (PCIe base spec, MRRS field).
   static constexpr uint32_t kMaxReadRequest = 4096;
 
-  explicit TxEngine(Device& d) : d_(d) {}
+  explicit TxEngine(Device& d)
+      : d_(d), rings_{DescRing(d, RingId::Npq), DescRing(d, RingId::Hpq)} {}
   void reset();                  // ChipCmd reset / power-on: positions to 0, nothing in flight
   void halt();                   // TxEnb cleared / StopReq: drop in-flight work, keep positions
-  void doorbell(unsigned queue); // 0 = NPQ, 1 = HPQ
+  void doorbell(TxQueue queue);
+  // The `outcome` of the doorbell trace event (trace_events.def).
+  enum DoorbellOutcome : uint32_t { kTxOff = 0, kStarted = 1, kBusy = 2, kStopped = 3 };
   void on_dma_done();
   void on_prefetch_done();  // a prefetch read completed (EventKind::TxDescDone)
   void on_wire_done();
   bool busy() const { return busy_; }
-  uint32_t position(unsigned queue) const { return pos_[queue]; }
+  uint32_t position(unsigned queue) const { return rings_[queue].pos(); }
   // A read request is outstanding (its TxDmaDone event is pending).
   bool read_in_flight() const {
     return phase_ == Phase::FetchDesc || phase_ == Phase::FetchHeader || phase_ == Phase::FetchData;
@@ -76,12 +86,7 @@ class TxEngine {
   // WaitDesc: the walk waits for the prefetcher's read in flight (last, so
   // the other phases keep the numbers the doorbell_ignored trace reports).
   enum class Phase : uint8_t { Idle, FetchDesc, FetchHeader, FetchData, WaitFifo, Drain, WaitDesc };
-  struct Desc {
-    uint32_t index;
-    uint32_t opts1, opts2;
-    uint64_t addr;
-    uint32_t len() const;
-  };
+  using Desc = RingDesc;
   struct WireFrame {
     std::vector<uint8_t> bytes;
     uint32_t first_index = 0;               // ring index of the frame's first descriptor
@@ -91,7 +96,8 @@ class TxEngine {
     std::vector<std::pair<uint64_t, uint32_t>> writeback;  // desc address, opts1 to write
   };
 
-  uint64_t ring_base(unsigned q) const;
+  DescRing& ring() { return rings_[q_ & 1]; }  // the ring of the walk
+  const DescRing& ring() const { return rings_[q_ & 1]; }
   uint32_t burst() const;
   void fetch_desc();
   void desc_fetched();
@@ -100,7 +106,6 @@ class TxEngine {
   void prefetch_more();
   bool slot_in_use(uint32_t index) const;
   void reset_prefetch();
-  static uint32_t next_index(uint32_t index, uint32_t opts1);
   const char* check_prefetch() const;
   void begin_frame();
   void continue_fetch();
@@ -109,11 +114,26 @@ class TxEngine {
   // Completes the current frame with TxErr. False when handing its
   // descriptors back failed and the engine stopped (stop_on_error).
   [[nodiscard]] bool refuse_frame(uint64_t reason);
+  void refuse_then_fetch(uint64_t reason);
   void stop_on_error(uint64_t reason, uint32_t index);
   void clear_frame();
   const char* check_frame() const;
   const char* check_desc_chain() const;
   uint64_t stream_at_cursor() const;
+  // What the frame's descriptors, header and segment index imply (the walk
+  // sets the fields through these; a loaded blob is checked against them).
+  struct Unit {     // the stretch of the frame being fetched: a frame, TSO header or segment
+    uint32_t start;  // stream offset of its first byte
+    uint32_t goal;   // stream offset where it ends
+    uint32_t fifo;   // TX FIFO bytes it takes (0: the TSO header takes none)
+  };
+  uint32_t frame_total() const;
+  Unit frame_unit() const;
+  Unit header_unit() const;
+  uint32_t tso_header_len(const std::vector<uint8_t>& header) const;
+  uint32_t segment_count(packet::TxStatus& st) const;
+  uint64_t segment_start(uint32_t index) const;
+  Unit segment_unit(uint32_t index) const;
   void start_segment();
   void decode_offload();
   void seek(uint32_t stream_pos);
@@ -124,12 +144,11 @@ class TxEngine {
   void kick_wire();
   void fill_writeback(WireFrame& f) const;
   void apply_chip_defects(std::vector<uint8_t>& frame) const;
-  void advance_position();
   bool reserve_fifo(uint32_t bytes);
 
   Device& d_;
-  // Ring state.
-  std::array<uint32_t, 2> pos_{};
+  // Ring state: NPQ, HPQ.
+  std::array<DescRing, 2> rings_;
   std::array<bool, 2> pending_{};     // doorbell latched while busy (not lost)
   Time walk_instant_ = kNever;        // bound on descriptors fetched at one instant
   uint32_t walk_count_ = 0;
@@ -159,7 +178,7 @@ class TxEngine {
   bool unit_reserved_ = false;
   // FIFO + wire.
   // Descriptor prefetcher (tx-desc-prefetch > 0): owned descriptors read
-  // ahead, consecutive from pos_[q_]; the slot it reads next; a read in
+  // ahead, consecutive from the walk's ring position; the slot it reads next; a read in
   // flight; the last read found Own clear (the ring end it saw) or failed.
   std::vector<Desc> pf_;
   uint32_t pf_pos_ = 0;

@@ -20,11 +20,11 @@ void TxPoll::on_write(uint8_t written) {
   const Time ack = d_.timing().txpoll_ack_time;
   if (written & reg::HPQ) {
     hpq_until_ = d_.now() + ack;
-    d_.tx.doorbell(1);
+    d_.tx.doorbell(TxQueue::Hpq);
   }
   if (written & reg::NPQ) {
     npq_until_ = d_.now() + ack;
-    d_.tx.doorbell(0);
+    d_.tx.doorbell(TxQueue::Npq);
   }
   if (written & reg::FSWInt) d_.irq.raise(reg::SWInt);
 }

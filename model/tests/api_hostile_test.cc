@@ -136,6 +136,40 @@ TEST_F(ApiHostile, TxRingWithoutEorIsBounded) {
   expect_recovers();
 }
 
+// The RX ring is bounded like the TX rings (one ring type, desc_ring.h):
+// without EOR the walk wraps to slot 0 after 1024 slots, counts the wrap once
+// in ring_no_eor and traces ring_no_eor with queue 2 (RX) and the ring base.
+TEST_F(ApiHostile, RxRingWithoutEorWrapsAtTheBound) {
+  const uint64_t ring = Driver::kScratch;
+  const unsigned n = 1024;
+  const uint64_t buf = ring + n * kDescSize;  // one 2 KiB buffer behind every slot
+  for (unsigned i = 0; i < n; ++i)
+    nic.drv.write_desc(ring + i * kDescSize, kDescOwn | 2048, 0, buf);
+  nic.host.w32(kRxDescAddrHigh, 0);
+  nic.host.w32(kRxDescAddrLow, static_cast<uint32_t>(ring));
+  const auto before = nic.host.stats();
+  nic.host.trace_events.clear();
+  // Whatever slot the walk stands at, 1024 frames take every slot once and
+  // cross from slot 1023 to slot 0 once.
+  for (unsigned i = 0; i < n; ++i) {
+    ASSERT_EQ(nic.host.receive(frame_to_us(60, static_cast<uint8_t>(i))), 60u) << "frame " << i;
+    ASSERT_TRUE(nic.host.advance(100'000));
+  }
+  const auto after = nic.host.stats();
+  EXPECT_EQ(after.rx_frames, before.rx_frames + n);
+  EXPECT_EQ(after.ring_no_eor, before.ring_no_eor + 1);
+  ASSERT_LT(nic.host.trace_events.size(), TestHost::kMaxTraceLines) << "trace capped";
+  unsigned wraps = 0;
+  for (const TraceRecord& t : nic.host.trace_events) {
+    if (t.kind != RTL8168_TRACE_RING_NO_EOR) continue;
+    wraps++;
+    EXPECT_EQ(t.args[0], 2u) << "queue: 0 NPQ, 1 HPQ, 2 RX";
+    EXPECT_EQ(t.args[1], ring) << "the RX ring's base";
+  }
+  EXPECT_EQ(wraps, 1u);
+  expect_recovers();
+}
+
 TEST_F(ApiHostile, RxBufferOutsideGuestMemory) {
   nic.host.mem().w64(nic.drv.rx_desc_addr(0) + 8, Driver::kBadAddr);
   const auto before = nic.host.stats();

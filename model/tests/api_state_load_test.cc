@@ -155,7 +155,7 @@ void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
 }
 
 enum TxPhase : uint8_t { kIdle, kFetchDesc, kFetchHeader, kFetchData, kWaitFifo, kDrain, kWaitDesc };
-enum Kind : uint8_t { kPhyarDone = 0, kTxDmaDone = 5, kTxWireDone = 6 };
+enum Kind : uint8_t { kPhyarDone = 0, kTxDmaDone = 5, kTxWireDone = 6, kMitigationTimer = 9 };
 
 Params params(Params extra = {}) {
   return with(with(default_params(true), {{"pcie-read-latency", "800"}}), extra);
@@ -443,6 +443,28 @@ TEST_F(ApiStateLoad, ModerationHoldsNothingWhileOff) {
   std::vector<uint8_t> tx = blob;
   tx.at(map.mod_pending(1)) = 1;  // TX field (bits 15:8) is 0
   EXPECT_EQ(refused(tx), refusal(why));
+}
+
+// Every pending event must belong to an instance its component has
+// (EventSpec::instance_arg): a mitigation timer of an older generation than
+// its direction's was never left pending (flush() cancels the armed timer
+// before the generation moves on, and one that fires clears it), so a blob
+// that carries one describes no reachable state and is refused.
+TEST_F(ApiStateLoad, MitigationTimerOfAnOldGenerationIsRefused) {
+  nic.host.w16(kIntrMitigate, 0x00f0);  // RX: timer of 15 units, no frame count
+  ASSERT_EQ(nic.host.receive(frame_to_us(100)), 100u);
+  ASSERT_TRUE(nic.host.advance(30'000));  // written, RxOK held back, timer armed
+  std::vector<uint8_t> blob = saved();
+  bool timer = false;
+  for (uint32_t i = 0; i < map.nevents; i++) timer |= blob.at(map.event(i) + 16) == kMitigationTimer;
+  ASSERT_TRUE(timer) << "no mitigation timer pending";
+  ASSERT_EQ(blob.at(map.mod_pending(0) + 8), 1) << "RX timer not armed";
+  EXPECT_EQ(refused(blob), "");
+  // The direction disarmed and one generation on: the pending event is stale.
+  std::vector<uint8_t> stale = blob;
+  stale.at(map.mod_pending(0) + 8) = 0;  // timer armed
+  stale.at(map.mod_pending(0) + 4) += 1;  // generation
+  EXPECT_EQ(refused(stale), refusal("mitigation timer state inconsistent"));
 }
 
 // BMSR.LSTATUS latches low (IEEE 802.3 22.2.4.2.13): a link loss clears the

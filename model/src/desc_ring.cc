@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "desc_ring.h"
+
+#include "device.h"
+
+namespace rtl8168sim {
+
+uint64_t DescRing::base() const {
+  switch (id_) {
+    case RingId::Npq:
+      return d_.regs.u64(reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh);
+    case RingId::Hpq:
+      return d_.regs.u64(reg::TxHDescStartAddrLow, reg::TxHDescStartAddrHigh);
+    case RingId::Rx:
+      break;
+  }
+  return d_.regs.u64(reg::RxDescAddrLow, reg::RxDescAddrHigh);
+}
+
+void DescRing::advance(uint32_t opts1) {
+  if (opts1 & desc::RingEnd) {
+    pos_ = 0;
+  } else if (++pos_ >= kMaxRing) {
+    // No EOR within kMaxRing descriptors: wrap to the base (model bound).
+    pos_ = 0;
+    report_no_eor();
+  }
+}
+
+void DescRing::report_no_eor() {
+  d_.stats.ring_no_eor++;
+  d_.trace.ring_no_eor(static_cast<uint32_t>(id_), base());
+}
+
+bool DescRing::read_at(uint64_t addr, uint32_t index, RingDesc& out) const {
+  uint8_t raw[desc::kSize];
+  const bool ok = d_.dma_read(addr, raw, sizeof raw);  // zeros when it failed
+  const RawDesc rd = decode_desc(raw);
+  out = RingDesc{index, rd.opts1, rd.opts2, rd.addr};
+  return ok;
+}
+
+bool DescRing::write32(uint64_t addr, uint32_t value) const {
+  uint8_t v[4];
+  store_le32(v, value);
+  return d_.dma_write(addr, v, 4);
+}
+
+bool DescRing::write_back(uint32_t index, uint32_t opts1, uint32_t opts2) const {
+  const uint64_t at = slot_addr(index);
+  return write32(at + 4, opts2) && write32(at, opts1);
+}
+
+}  // namespace rtl8168sim

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "events.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+
+#include "device.h"
+
+namespace rtl8168sim {
+
+namespace {
+
+constexpr size_t kKinds = static_cast<size_t>(EventKind::kCount);
+
+// Every component's list, indexed by kind; each kind listed exactly once
+// (checked here, on the first event of any device: a kind without its spec
+// stops every test at once).
+std::array<const EventSpec*, kKinds> collect() {
+  std::array<const EventSpec*, kKinds> table{};
+  for (const std::span<const EventSpec> list :
+       {Phy::events(), Device::events(), Tally::events(), TxEngine::events(), RxEngine::events(),
+        Irq::events(), ChipTimer::events(), SideBus::events(), FaultInjector::events()}) {
+    for (const EventSpec& spec : list) {
+      const auto k = static_cast<size_t>(spec.kind);
+      if (k >= kKinds || table[k]) {
+        std::fprintf(stderr, "rtl8168: event kind %zu listed twice or out of range\n", k);
+        std::abort();
+      }
+      table[k] = &spec;
+    }
+  }
+  for (size_t k = 0; k < kKinds; k++) {
+    if (!table[k]) {
+      std::fprintf(stderr, "rtl8168: event kind %zu has no EventSpec\n", k);
+      std::abort();
+    }
+  }
+  return table;
+}
+
+}  // namespace
+
+Time max_paced_read_delay(const Device& d, uint64_t bytes) {
+  return std::max<Time>(dma_read_time(d.timing(), bytes), RTL8168_WORK_YIELD_NS);
+}
+
+const EventSpec& event_spec(EventKind kind) {
+  static const std::array<const EventSpec*, kKinds> table = collect();
+  return *table[static_cast<size_t>(kind)];
+}
+
+}  // namespace rtl8168sim

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The chip defects the model reproduces, each a named switch: a profile
+// turns on the ones its silicon has (profile.cc), a parameter of the same
+// name switches each one (config.cc: lossy-txpoll, evl-short-csum,
+// evl-tso-defects), and the comment at each says what it
+// does, which r8169 code shows it and where the model applies it. An
+// emulator that is more forgiving than the chip hides driver bugs, so a
+// quirk is on by default where the chip has it.
+#pragma once
+
+namespace rtl8168sim {
+
+struct Quirks {
+  // RTL8111b/8168 "TxPoll requests are lost when the Tx packets are too
+  // close" (r8169 rtl_tx comment; docs/HISTORY.md §1): an NPQ doorbell that
+  // arrives while the TX engine is busy is ignored, and the engine's
+  // ring-empty decision comes from a descriptor read taken before the
+  // current frame completed. tx_engine.cc (TxEngine::doorbell, and the
+  // prefetcher's read that ends the walk).
+  bool lossy_txpoll = false;
+  // RTL8168evl: a frame shorter than 60 bytes that the chip pads itself
+  // while it also computes an L4 checksum goes out with a wrong checksum:
+  // the checksum engine runs over the padded length (pseudo header length
+  // and summed span both cover the pad). r8169 avoids it by padding in
+  // software on this chip and then not offloading the checksum
+  // (rtl_quirk_packet_padto -> ETH_ZLEN for RTL_GIGA_MAC_VER_34,
+  // rtl8169_features_check). packet/evl_quirks.cc, applied by
+  // TxEngine::apply_chip_defects.
+  bool evl_short_csum = false;
+  // RTL8168evl: TSO output is wrong when the IPv4 header carries options,
+  // when the TCP header carries options, or when the last SG fragment is
+  // <= 6 bytes (r8169 rtl8168evl_fix_tso, "Workaround for hw issues with
+  // TSO on RTL8168evl"). packet/evl_quirks.cc says how each goes wrong;
+  // TxEngine::apply_chip_defects applies it to each segment.
+  bool evl_tso_defects = false;
+};
+
+}  // namespace rtl8168sim
