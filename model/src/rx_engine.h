@@ -67,6 +67,9 @@ class RxEngine {
   bool accept(std::span<const uint8_t> frame, uint32_t& status, AddressClass& kind) const;
   void fetch_desc();
   void drop_head(uint64_t reason);
+  // The head frame is longer than its descriptor's buffer: spill it over
+  // the following descriptors (rx_spill.cc).
+  void spill_head();
   void pop_head();
   uint64_t ring_base() const;
   uint32_t next_slot() const;  // the slot after pos_ (EOR / ring bound)
