@@ -8,7 +8,7 @@
 # receiver, carrier changes of the DUT) and counts the resets ("PCI error" lines in the kernel
 # log; rtl8168sim: drv_resets, and drv_syserr = interrupts that read SYSErr).
 #   --arg fault_at_ms=20000 --arg count=3000 --arg interval_us=1000
-# lab-programs: fault-tool
+# lab-programs: lab-tool fault-tool
 at_ms="${LAB_fault_at_ms:-20000}"; count="${LAB_count:-3000}"; iv="${LAB_interval_us:-1000}"
 lead_ms=1000
 sim=0; [ "$LAB_driver" = rtl8168sim ] && sim=1

@@ -9,7 +9,7 @@
 # datagram to the end (tail_ms: the stream never resumed), the watchdog's count
 # (queues/tx-0/tx_timeout) and the DUT's byte queue limit state (inflight, limit) at the end.
 #   --arg fault_at_ms=20000 --arg count=10000 --arg interval_us=2000
-# lab-programs: fault-tool
+# lab-programs: lab-tool fault-tool
 at_ms="${LAB_fault_at_ms:-20000}"; count="${LAB_count:-10000}"; iv="${LAB_interval_us:-2000}"
 lead_ms=1000
 sim=0; [ "$LAB_driver" = rtl8168sim ] && sim=1
