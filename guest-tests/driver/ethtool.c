@@ -48,7 +48,7 @@ static const char rtl_sw_names[][ETH_GSTRING_LEN] = {
 	"drv_irq_total", "drv_irq_none", "drv_irq_loops", "drv_napi_polls",
 	"drv_txpoll_doorbell", "drv_txpoll_rekick", "drv_tx_queue_stop", "drv_tx_timeouts",
 	"drv_resets", "drv_link_changes", "drv_rx_overflow", "drv_tx_pending",
-	"drv_tx_pending_nic_owned",
+	"drv_tx_pending_nic_owned", "drv_syserr", "drv_rx_fragments",
 };
 
 #define N_TALLY ARRAY_SIZE(rtl_tally_names)
@@ -111,6 +111,8 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 				owned++;
 	d[11] = pending;
 	d[12] = owned;
+	d[13] = s->syserr;
+	d[14] = s->rx_fragments;
 }
 
 static int rtl_get_link_ksettings(struct net_device *dev, struct ethtool_link_ksettings *cmd)

@@ -49,6 +49,20 @@ void rtl_irq_disable(struct rtl_priv *tp)
 	rtl_w16(tp, REG_INTRMASK, 0);
 }
 
+/* r8169 rtl8169_pcierr_interrupt (6.1): report and clear PCI_STATUS errors, reset the chip */
+static void rtl_pcierr(struct rtl_priv *tp)
+{
+	struct pci_dev *pdev = tp->pdev;
+	u16 cmd, status;
+
+	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
+	pci_read_config_word(pdev, PCI_STATUS, &status);
+	netdev_err(tp->dev, "PCI error (cmd = 0x%04x, status_errs = 0x%04x)\n", cmd,
+		   status & PCI_STATUS_ERROR_BITS);
+	pci_status_get_and_clear_errors(pdev);
+	rtl_schedule_reset(tp);
+}
+
 irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 {
 	struct net_device *dev = dev_instance;
@@ -64,6 +78,21 @@ irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 		handled = true;
 		/* old: ack what the software mask lets through; fixed: ack all that was read */
 		rtl_w16(tp, REG_INTRSTATUS, rtl_irq_ack_loop ? status : seen);
+
+		/*
+		 * SYSErr (bit 15) is not enabled in IntrMask; it arrives with an enabled event.
+		 * syserr_pcierr=1 (r8169 before "r8169: avoid unsolicited interrupts", 10ce0db78700):
+		 * rtl8169_pcierr_interrupt() logs "PCI error", clears PCI_STATUS and schedules the
+		 * reset task; the interrupt's other events wait for the reset. Fixed: only chips up
+		 * to VER_06 (PCI, not PCIe) report bus errors there; this 8168c ignores the bit.
+		 */
+		if (unlikely(status & INT_SYSERR)) {
+			tp->sw.syserr++;
+			if (rtl_syserr_pcierr) {
+				rtl_pcierr(tp);
+				break;
+			}
+		}
 
 		if (unlikely(!netif_running(dev))) {
 			rtl_irq_disable(tp);

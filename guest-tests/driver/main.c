@@ -48,6 +48,24 @@ module_param_named(evl_fix_tso, rtl_evl_fix_tso, int, 0644);
 MODULE_PARM_DESC(evl_fix_tso,
 		 "8168evl: 1 (fixed, r8169 rtl8168evl_fix_tso): software GSO when the IPv4/TCP header has options or the last fragment is <= 6 bytes; 0: always TSO");
 
+/* SYSErr handling (docs/HISTORY.md section 5, "r8169: avoid unsolicited interrupts", 10ce0db78700) */
+int rtl_syserr_pcierr;
+module_param_named(syserr_pcierr, rtl_syserr_pcierr, int, 0644);
+MODULE_PARM_DESC(syserr_pcierr,
+		 "1 (old, r8169 before 10ce0db78700): SYSErr in IntrStatus is a PCI error: log it and reset the chip; 0 (fixed): SYSErr is ignored on PCIe chips (newer than VER_06)");
+
+/* over-length RX frames (docs/HISTORY.md section 6, CVE-2009-1389 / CVE-2009-4537) */
+int rtl_rx_spill_fix = 1;
+module_param_named(rx_spill_fix, rtl_rx_spill_fix, int, 0644);
+MODULE_PARM_DESC(rx_spill_fix,
+		 "1 (fixed, c0cd884af045): 16383-byte RX buffers, RxMaxSize 16384, descriptors without FS|LS dropped; 0 (old, 2.6.29): 1536-byte buffers, RxMaxSize 16383, every descriptor taken for a frame. Applied at ifup");
+
+/* TX-timeout recovery (docs/HISTORY.md section 7) */
+int rtl_tx_reset_bql = 1;
+module_param_named(tx_reset_bql, rtl_tx_reset_bql, int, 0644);
+MODULE_PARM_DESC(tx_reset_bql,
+		 "1 (fixed, r8169 rtl8169_tx_clear): the reset path that drops the TX ring also resets the byte queue limits (netdev_reset_queue); 0 (old): it does not, so BQL still counts the dropped bytes in flight");
+
 static bool auto_bind;
 module_param(auto_bind, bool, 0444);
 MODULE_PARM_DESC(auto_bind, "1: claim every 10ec:8168 device on load (default 0: bind only via driver_override/new_id)");
@@ -125,7 +143,8 @@ void rtl_hw_start(struct rtl_priv *tp)
 	rtl_w8(tp, REG_CFG9346, CFG9346_UNLOCK);
 	rtl_w16(tp, REG_CPLUSCMD, tp->cp_cmd);
 	rtl_w16(tp, REG_INTRMITIGATE, 0);
-	rtl_w16(tp, REG_RXMAXSIZE, RX_BUF_SIZE + 1);
+	/* r8169 rtl_set_rx_max_size: R8169_RX_BUF_SIZE + 1; the 2009 driver: 16383 */
+	rtl_w16(tp, REG_RXMAXSIZE, rtl_rx_spill_fix ? RX_BUF_SIZE + 1 : RX_MAXSIZE_2009);
 	/* high word first, then low (r8169 rtl_set_rx_tx_desc_registers) */
 	rtl_w32(tp, REG_TXDESC_HI, upper_32_bits(tp->tx_phys));
 	rtl_w32(tp, REG_TXDESC_LO, lower_32_bits(tp->tx_phys));

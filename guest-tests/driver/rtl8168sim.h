@@ -140,6 +140,10 @@ struct rtl_desc {
 #define NUM_RX_DESC 256
 #define RING_BYTES(n) ((n) * sizeof(struct rtl_desc))
 #define RX_BUF_SIZE (SZ_16K - 1) /* as r8169: one 16 KiB buffer per descriptor */
+/* rx_spill_fix=0: the 2009 driver's rx_buf_sz at MTU 1500 (ETH_FRAME_LEN + VLAN + FCS,
+ * rounded up to 1536: rtl8169_set_rxbufsize) with RxMaxSize at the hardware limit */
+#define RX_BUF_SIZE_2009 1536
+#define RX_MAXSIZE_2009 0x3fff
 #define TX_SLOTS_NEEDED (MAX_SKB_FRAGS + 1)
 #define GSO_MAX_SIZE_V2 64000
 #define GSO_MAX_SEGS_V2 64
@@ -175,6 +179,8 @@ struct rtl_sw_stats {
 	u64 resets;
 	u64 link_changes;
 	u64 rx_overflow;
+	u64 syserr;         /* interrupts that read SYSErr (bit 15) in IntrStatus */
+	u64 rx_fragments;   /* RX descriptors without both FS and LS (a spilled frame) */
 };
 
 struct rtl_tx_info {
@@ -224,6 +230,9 @@ extern int rtl_irq_ack_loop;
 extern int rtl_tx_dma_burst;
 extern int rtl_evl_sw_pad;
 extern int rtl_evl_fix_tso;
+extern int rtl_syserr_pcierr;
+extern int rtl_rx_spill_fix;
+extern int rtl_tx_reset_bql;
 
 static inline u8 rtl_r8(struct rtl_priv *tp, int reg) { return readb(tp->mmio + reg); }
 static inline u16 rtl_r16(struct rtl_priv *tp, int reg) { return readw(tp->mmio + reg); }

@@ -18,10 +18,13 @@ static void rtl_rx_give(struct rtl_priv *tp, unsigned int entry)
 	struct rtl_desc *d = tp->rx_ring + entry;
 	u32 eor = entry == NUM_RX_DESC - 1 ? DESC_EOR : 0;
 
+	/* rx_spill_fix=0: the 2009 rx_buf_sz (the page behind it is still 16 KiB) */
+	u32 size = rtl_rx_spill_fix ? RX_BUF_SIZE : RX_BUF_SIZE_2009;
+
 	d->opts2 = 0;
 	/* the address and opts2 are visible before the NIC may own the descriptor */
 	dma_wmb();
-	WRITE_ONCE(d->opts1, cpu_to_le32(DESC_OWN | eor | RX_BUF_SIZE));
+	WRITE_ONCE(d->opts1, cpu_to_le32(DESC_OWN | eor | size));
 }
 
 void rtl_rx_free(struct rtl_priv *tp)
@@ -120,8 +123,23 @@ int rtl_rx_poll(struct rtl_priv *tp, int budget)
 		len = status & RD1_LEN_MASK;
 		if (likely(!(dev->features & NETIF_F_RXFCS)))
 			len = len >= ETH_FCS_LEN ? len - ETH_FCS_LEN : 0;
-		/* frames spread over several descriptors are not expected with 16 KiB buffers */
-		if (unlikely((status & (DESC_FS | DESC_LS)) != (DESC_FS | DESC_LS) || !len)) {
+		/*
+		 * A frame longer than its buffer is spilled by the chip over several descriptors,
+		 * FS on the first, LS on the last (docs/HISTORY.md §6). Fixed (c0cd884af045, r8169
+		 * rtl8169_fragmented_frame): such a descriptor is dropped. Old (rx_spill_fix=0, the
+		 * 2.6.29 rtl8169_rx_interrupt): every descriptor is a frame of (status & 0x1fff) - 4
+		 * bytes, whatever FS/LS say (the LS one reports the whole frame's length, longer
+		 * than its buffer: here the copy reads on into the rest of the 16 KiB page).
+		 */
+		if (unlikely((status & (DESC_FS | DESC_LS)) != (DESC_FS | DESC_LS))) {
+			tp->sw.rx_fragments++;
+			if (rtl_rx_spill_fix) {
+				dev->stats.rx_length_errors++;
+				dev->stats.rx_errors++;
+				goto release;
+			}
+		}
+		if (unlikely(!len)) {
 			dev->stats.rx_length_errors++;
 			dev->stats.rx_errors++;
 			goto release;

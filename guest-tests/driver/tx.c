@@ -59,7 +59,13 @@ void rtl_tx_clear(struct rtl_priv *tp)
 	tp->cur_tx = 0;
 	tp->dirty_tx = 0;
 	memset(tp->tx_ring, 0, RING_BYTES(NUM_TX_DESC));
-	netdev_reset_queue(tp->dev);
+	/*
+	 * The skbs dropped above were reported to BQL (netdev_sent_queue) but never completed:
+	 * without the reset BQL keeps their bytes in flight, above its limit, and the stack never
+	 * hands the queue another packet (tx_reset_bql=0, the old behaviour; docs/HISTORY.md §7).
+	 */
+	if (rtl_tx_reset_bql)
+		netdev_reset_queue(tp->dev);
 }
 
 void rtl_tx_free(struct rtl_priv *tp)

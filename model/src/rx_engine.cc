@@ -12,7 +12,7 @@ namespace rtl8168sim {
 namespace {
 enum RxDropReason : uint64_t {
   kRunt = 1, kDisabled = 2, kFilter = 3, kTooLong = 4, kNoDesc = 5, kDescDma = 6, kDataDma = 7,
-  kBufferTooSmall = 8, kFifoOver = 9,
+  kFifoOver = 9,  // 8 was kBufferTooSmall; 10-12: rx_spill.cc
 };
 constexpr size_t kMinFrame = 60;  // a shorter frame is padded, as the sender's MAC would have
 }  // namespace
@@ -241,10 +241,7 @@ void RxEngine::on_desc_done() {
   }
   const RxFrame& f = fifo_.front();
   if (f.bytes.size() > (desc_.opts1 & desc::kRxBufSizeMask)) {
-    // One frame per descriptor (the r8169 drops multi-descriptor frames
-    // anyway); the buffer stays owned by the NIC.
-    d_.account_error(d_.stats.rx_dropped_too_long, reg::RxErr, Device::TallyError::Rx);
-    drop_head(kBufferTooSmall);
+    spill_head();  // over several descriptors, FS ... LS (rx_spill.cc)
     return;
   }
   phase_ = Phase::Write;

@@ -71,6 +71,9 @@ class RxEngine {
   bool accept(std::span<const uint8_t> frame, uint32_t& status, AddressClass& kind) const;
   void fetch_desc();
   void drop_head(uint64_t reason);
+  // The head frame is longer than its descriptor's buffer: spill it over
+  // the following descriptors (rx_spill.cc).
+  void spill_head();
   void pop_head();
   uint32_t next_slot() const { return ring_.next_slot(desc_.opts1); }  // after the one written
   void clear_prefetch();

@@ -195,7 +195,8 @@ TEST_F(ApiHostile, RxRingOutsideGuestMemory) {
 }
 
 TEST_F(ApiHostile, RxBufferTooSmallIsCounted) {
-  // A descriptor armed with a 64-byte buffer cannot hold a 1000-byte frame.
+  // A descriptor armed with a 64-byte buffer cannot hold a 1000-byte frame: it spills over
+  // 16 descriptors (rx_spill.cc), none written beyond its 64 bytes.
   for (unsigned i = 0; i < kRingSize; ++i) {
     const uint32_t eor = i == kRingSize - 1 ? kRingEnd : 0;
     nic.drv.write_desc(nic.drv.rx_desc_addr(i), kDescOwn | eor | 64, 0, nic.drv.rx_buf_addr(i));

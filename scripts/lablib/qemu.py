@@ -22,7 +22,8 @@ from .result import HarnessError
 REPO = Path(__file__).resolve().parent.parent.parent
 DEFAULT_QEMU = REPO / "build" / "qemu" / "qemu-system-x86_64"
 FW_DIRS = ("/usr/share/seabios", "/usr/share/qemu", "/usr/lib/ipxe/qemu")
-PROPS_RE = re.compile(r"^[A-Za-z0-9_.-]+=[^,\s]*(,[A-Za-z0-9_.-]+=[^,\s]*)*$")
+# a value may hold QEMU's escaped comma ",," (e.g. faults=spurious-irq:bits=0x8001,,at=20s)
+PROPS_RE = re.compile(r"^[A-Za-z0-9_.-]+=(?:[^,\s]|,,)*(,[A-Za-z0-9_.-]+=(?:[^,\s]|,,)*)*$")
 ICOUNT = "shift=0,align=off,sleep=off"
 VM_RTC = "base=2024-01-01T00:00:00,clock=vm"
 KERNELS = kernelpkg.KERNELS
@@ -67,7 +68,9 @@ def props(*sources):
     d = {}
     for s in sources:
         if s:
-            d.update(kv.split("=", 1) for kv in s.split(","))
+            # split at single commas only: ",," is a comma inside a value (QEMU's escape)
+            d.update(kv.replace("\0", ",,").split("=", 1)
+                     for kv in s.replace(",,", "\0").split(","))
     return "".join(f",{k}={v}" for k, v in d.items())
 
 

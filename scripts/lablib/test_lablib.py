@@ -286,6 +286,10 @@ class QemuCommand(Tmp):
         with self.assertRaises(HarnessError):
             qemu.check_props("a=b, c=d")
         qemu.check_props("a=b,c=")
+        # QEMU's escaped comma inside a value (the faults property) is one value
+        qemu.check_props("faults=spurious-irq:bits=0x8001,,at=20s,timing=on")
+        self.assertEqual(qemu.props("faults=a:x=1,,y=2,timing=on", "timing=off"),
+                         ",faults=a:x=1,,y=2,timing=off")
 
     def test_initrd(self):
         base = self.tmp / "base.cpio"
