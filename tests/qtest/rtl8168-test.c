@@ -23,6 +23,7 @@
 #include "qobject/qdict.h"
 #include "qobject/qlist.h"
 #include "qobject/qjson.h"
+#include "qapi/error.h"
 #include "hw/pci/pci_regs.h"
 #include "qemu/bswap.h"
 
