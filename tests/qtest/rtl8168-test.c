@@ -1073,10 +1073,14 @@ static void test_fault_hmp(const void *data)
     rtl_stop(&r);
 
     /* Before realize there is no schedule to add to: a clear error */
-    qts = qtest_init("-M q35 -nodefaults");
+    qts = qtest_init("-M q35 -nodefaults "
+                     "-device pcie-root-port,id=rp1,chassis=1,slot=1");
     rsp = qtest_qmp(qts, "{'execute': 'device_add', 'arguments':"
-                    " {'driver': 'rtl8168', 'id': 'nic1', 'fault-add': 'dma-read'}}");
+                    " {'driver': 'rtl8168', 'id': 'nic1', 'bus': 'rp1',"
+                    " 'fault-add': 'dma-read'}}");
     g_assert(qdict_haskey(rsp, "error"));
+    g_test_message("device_add refused: %s",
+                   qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
     g_assert_nonnull(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"),
                             "running device"));
     qobject_unref(rsp);
