@@ -11,7 +11,8 @@ The guest asks, the host acts on the running device and answers:
 The second serial port (-serial unix:<sock>,server=on,wait=off, the guest's /dev/ttyS1) carries
 the answers so that the NIC under test is not its own control channel. Each request is
 answered once, in order. The answers flatten the device's JSON into key=value words the guest's
-busybox can pick apart: fault-list gives count=, fired_total=, tx_stalled= and per fault
+busybox can pick apart: fault-list gives count=, fired= (the listed faults' firings),
+fired_total= (the device's since reset), tx_stalled= and per fault
 f<i>.class= f<i>.state= f<i>.seen= f<i>.fired=; stats gives every counter of x-stats."""
 import json
 import re
@@ -60,7 +61,10 @@ def flatten(command, doc):
     if command == "stats":
         return " ".join(f"{k}={v}" for k, v in doc.items())
     faults = doc.get("faults") or []
-    words = [f"count={len(faults)}", f"fired_total={doc.get('fired_total', 0)}",
+    # fired: the listed faults' firings; fired_total: the device's since its last reset
+    # (fault-clear does not reset it)
+    fired = sum(int(f.get("fired") or 0) for f in faults)
+    words = [f"count={len(faults)}", f"fired={fired}", f"fired_total={doc.get('fired_total', 0)}",
              f"tx_stalled={'true' if doc.get('tx_stalled') else 'false'}"]
     for i, f in enumerate(faults):
         for k in ("class", "state", "seen", "fired"):

@@ -57,11 +57,11 @@ class Answers(unittest.TestCase):
 
     def test_list_flattened(self):
         self.assertEqual(faultctl.answer("fault-list", hmp_str(LIST)),
-                         "OK count=1 fired_total=16 tx_stalled=false f0.class=rx-withhold "
+                         "OK count=1 fired=16 fired_total=16 tx_stalled=false f0.class=rx-withhold "
                          "f0.state=done f0.seen=215 f0.fired=16")
         empty = {"faults": [], "tx_stalled": True, "fired_total": 0}
         self.assertEqual(faultctl.answer("fault-list", hmp_str(empty)),
-                         "OK count=0 fired_total=0 tx_stalled=true")
+                         "OK count=0 fired=0 fired_total=0 tx_stalled=true")
 
     def test_stats_flattened(self):
         self.assertEqual(faultctl.answer("stats", hmp_str({"tx_frames": 3, "sys_errors": 1})),
@@ -110,7 +110,7 @@ class Serve(unittest.TestCase):
             got += d
         self.assertEqual(got.decode().splitlines(),
                          ["CTL 1 ERR Error: rtl8168: nth=0",
-                          "CTL 2 OK count=1 fired_total=16 tx_stalled=false "
+                          "CTL 2 OK count=1 fired=16 fired_total=16 tx_stalled=false "
                           "f0.class=rx-withhold f0.state=done f0.seen=215 f0.fired=16",
                           "CTL 3 ERR unknown request 'bogus' (one of: fault-add, fault-clear, "
                           "fault-list, stats)"])
