@@ -75,7 +75,8 @@ FAILED=""
 PASSED=0
 # A class: class_begin NAME; class_add SPEC (fault-add on the host); class_traffic (a verified
 # stream each way); class_end DROP_KEYS (judge, one RESULT line, fault-clear). DROP_KEYS: the
-# x-stats counters whose growth must cover every firing ("-": the class drops no frame).
+# x-stats counters whose growth must cover every firing ("-": the class drops no frame;
+# "any:KEYS": at least one firing must show in them).
 # CLASS_NOTE collects extra figures of the class.
 class_begin() {
   CLASS="$1"; WHY=""; CLASS_NOTE=""; TX_MBPS=-; RX_MBPS=-
@@ -128,11 +129,13 @@ class_end() {
            tx_dropped_link_down tx_dma_errors tx_writeback_errors sys_errors; do
     d=$(( $(kv "$k" "$STATS1") - $(kv "$k" "$STATS0") ))
     [ "$d" -ne 0 ] && detail="$detail $k=$d"
-    case " $1 " in *" $k "*) drops=$((drops + d)) ;; esac
+    case " ${1#any:} " in *" $k "*) drops=$((drops + d)) ;; esac
   done
-  if [ "$1" != "-" ] && [ "$drops" -lt "$fired" ]; then
-    WHY="${WHY}uncounted_drops($drops<$fired);"
-  fi
+  case "$1" in
+    -) ;;
+    any:*) [ "$drops" -ge 1 ] || WHY="${WHY}nothing_counted(${drops}_of_${fired});" ;;
+    *) [ "$drops" -ge "$fired" ] || WHY="${WHY}uncounted_drops($drops<$fired);" ;;
+  esac
   dmesg -c >/tmp/class.log
   watchdog=0
   grep -q 'NETDEV WATCHDOG\|transmit queue [0-9]* timed out' /tmp/class.log && watchdog=1
@@ -159,14 +162,14 @@ class_end() {
 }
 
 step faults-begin
-# dma-read: the first bus-master read after the fault is installed fails. The link is quiet
-# then (the previous class's streams are over), so it is the TX descriptor read of the next
-# frame sent: TxErr|SYSErr, tx_dma_errors, the descriptor stays owned and the next doorbell
-# walks on (RX descriptor read-ahead failures would be re-read without a counter:
-# rx_engine.cc on_prefetch_done, so the class avoids them).
+# dma-read: three bus-master reads fail in the middle of the streams (TX descriptor/data or RX
+# descriptor): TxErr|SYSErr or a dropped frame; the driver resends (TCP) or walks on at the
+# next doorbell. "any:": a failed RX descriptor read-ahead (rx-desc-prefetch) loses nothing and
+# is counted nowhere (the slot is read again: rx_engine.cc on_prefetch_done), so not every
+# firing shows in a counter; at least one of the three must.
 class_begin dma-read
-class_add "dma-read:nth=1" && class_traffic
-class_end "rx_dropped_dma tx_dma_errors"
+class_add "dma-read:nth=300;dma-read:nth=2000;dma-read:nth=5000" && class_traffic
+class_end "any:rx_dropped_dma tx_dma_errors"
 
 # dma-write: the first write after the fault is installed fails: on the quiet link, the TX
 # descriptor write-back of the next frame sent. The TX engine stops (TxErr|SYSErr,
