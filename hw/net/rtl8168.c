@@ -873,6 +873,138 @@ static void rtl8168_trace_events_get(Object *obj, Visitor *v, const char *name,
     visit_type_uint64(v, name, &value, errp);
 }
 
+/*
+ * ---- fault injection at run time (docs/FAULTS.md "QEMU") -----------------
+ *
+ * The model's fault API as QOM properties of the running device, so QMP and
+ * HMP reach it with the generic qom-set/qom-get (no QAPI schema of our own):
+ *   qom-set nic0 fault-add 'rx-withhold:count=20'   rtl8168_fault_add at the
+ *                              current QEMU_CLOCK_VIRTUAL time; a refused spec
+ *                              is the command's error (the model's message)
+ *   qom-set nic0 fault-clear true                  rtl8168_fault_clear
+ *   qom-get nic0 fault-list                        rtl8168_fault_list (JSON)
+ *   qom-get nic0 x-stats                           rtl8168_get_stats (JSON)
+ * A system reset drops what was added here and re-installs the `faults`
+ * property's schedule (rtl8168_reset). Adding a fault is a model call like a
+ * register access (a fault due now fires inside it), so it is bracketed the
+ * same way.
+ */
+static bool rtl8168_fault_ready(RTL8168State *s, const char *name,
+                                Error **errp)
+{
+    if (!s->dev) {
+        error_setg(errp, "rtl8168: '%s' needs a running device (a start-up "
+                   "schedule is the 'faults' property)", name);
+        return false;
+    }
+    return true;
+}
+
+static void rtl8168_fault_add_set(Object *obj, Visitor *v, const char *name,
+                                  void *opaque, Error **errp)
+{
+    RTL8168State *s = RTL8168(obj);
+    g_autofree char *spec = NULL;
+    char err[512];
+    int ret;
+
+    if (!visit_type_str(v, name, &spec, errp) ||
+        !rtl8168_fault_ready(s, name, errp)) {
+        return;
+    }
+    rtl8168_model_begin(s);
+    ret = rtl8168_fault_add(s->dev, rtl8168_now(), spec, err, sizeof(err));
+    rtl8168_model_done(s);
+    if (ret) {
+        error_setg(errp, "rtl8168: %s", err);
+    }
+}
+
+static void rtl8168_fault_clear_set(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    RTL8168State *s = RTL8168(obj);
+    bool clear;
+
+    if (!visit_type_bool(v, name, &clear, errp) ||
+        !rtl8168_fault_ready(s, name, errp) || !clear) {
+        return;
+    }
+    rtl8168_model_begin(s);
+    rtl8168_fault_clear(s->dev, rtl8168_now());
+    rtl8168_model_done(s);
+}
+
+static void rtl8168_fault_list_get(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    RTL8168State *s = RTL8168(obj);
+    g_autofree char *json = NULL;
+    size_t len;
+
+    if (!rtl8168_fault_ready(s, name, errp)) {
+        return;
+    }
+    len = rtl8168_fault_list(s->dev, NULL, 0);
+    json = g_malloc(len + 1);
+    rtl8168_fault_list(s->dev, json, len + 1);
+    visit_type_str(v, name, &json, errp);
+}
+
+/* Every field of rtl8168_stats, in its order (names as in rtl8168.h). */
+#define RTL8168_STATS_FIELDS(X) \
+    X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_dma_errors) \
+    X(tx_bad_descriptors) X(tx_doorbells) X(tx_doorbells_ignored) \
+    X(rx_frames) X(rx_bytes) X(rx_dropped_filter) X(rx_dropped_no_desc) \
+    X(rx_dropped_disabled) X(rx_dropped_too_long) X(rx_dropped_dma) \
+    X(rx_dropped_runt) X(msi_sent) X(intx_edges) X(bad_access) \
+    X(ring_no_eor) X(tx_dropped_link_down) X(sys_errors) \
+    X(tx_writeback_errors) X(bad_calls) X(work_yields) X(faults_fired) \
+    X(rx_dropped_fifo_over)
+
+/* The model's counters as one JSON object (drops by reason, faults fired). */
+static void rtl8168_stats_get(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    RTL8168State *s = RTL8168(obj);
+    rtl8168_stats st = { 0 };
+    GString *json = g_string_new("{");
+    g_autofree char *text = NULL;
+
+    if (s->dev) {
+        rtl8168_get_stats(s->dev, &st);
+    }
+#define RTL8168_STATS_JSON(f) \
+    g_string_append_printf(json, "%s\"" #f "\": %" PRIu64, \
+                           json->len > 1 ? ", " : "", (uint64_t)st.f);
+    RTL8168_STATS_FIELDS(RTL8168_STATS_JSON)
+#undef RTL8168_STATS_JSON
+    g_string_append_c(json, '}');
+    text = g_string_free(json, false);
+    visit_type_str(v, name, &text, errp);
+}
+
+static void rtl8168_class_add_faults(ObjectClass *klass)
+{
+    object_class_property_add(klass, "fault-add", "str", NULL,
+                              rtl8168_fault_add_set, NULL, NULL);
+    object_class_property_set_description(klass, "fault-add",
+        "write-only, running device: add faults to the schedule now "
+        "(qom-set; spec syntax: docs/FAULTS.md)");
+    object_class_property_add(klass, "fault-clear", "bool", NULL,
+                              rtl8168_fault_clear_set, NULL, NULL);
+    object_class_property_set_description(klass, "fault-clear",
+        "write-only, running device: true drops every fault (qom-set)");
+    object_class_property_add(klass, "fault-list", "str",
+                              rtl8168_fault_list_get, NULL, NULL, NULL);
+    object_class_property_set_description(klass, "fault-list",
+        "read-only: the fault schedule and its counters as JSON (qom-get)");
+    object_class_property_add(klass, "x-stats", "str", rtl8168_stats_get,
+                              NULL, NULL, NULL);
+    object_class_property_set_description(klass, "x-stats",
+        "read-only: the model's counters (drops by reason) as JSON");
+}
+
 static void rtl8168_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
@@ -902,6 +1034,7 @@ static void rtl8168_class_init(ObjectClass *klass, void *data)
                               rtl8168_trace_events_get, NULL, NULL, NULL);
     object_class_property_set_description(klass, "x-trace-events",
         "read-only: number of model trace events since reset");
+    rtl8168_class_add_faults(klass);
 }
 
 static const TypeInfo rtl8168_type_info = {

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import launch, protocol, qemu
+from . import faultctl, launch, protocol, qemu
 from .result import HarnessError, Kind, Outcome
 
 REPO = qemu.REPO
@@ -169,6 +169,9 @@ def validate(s):
         raise HarnessError(f"host peer not found at {s.peer}: build it (cmake --build build), "
                            f"or pass --peer PATH")
     trace = [t for t in (h.get("trace") or "").split(",") if t]
+    if h.get("action") == "faults" and s.nic != "rtl8168":
+        raise HarnessError(f"scenario {s.scenario} injects faults through the rtl8168 model's "
+                           f"properties: --nic rtl8168 only")
     return h, counts, h.get("action") or "", trace
 
 
@@ -178,6 +181,7 @@ class Run:
     def __init__(self, out):
         self.out = out
         self.procs = []
+        self.ports = []
         self.tap = None
         self.sockdir = Path(tempfile.mkdtemp(prefix="rtl8168-run.",
                                              dir=os.environ.get("TMPDIR") or "/tmp"))
@@ -197,6 +201,8 @@ class Run:
             f.write(self.hmp(n, command) + "\n")
 
     def close(self):
+        for port in self.ports:
+            port.close()
         for p in self.procs:
             if p.poll() is None:
                 p.kill()
@@ -204,6 +210,11 @@ class Run:
         if self.tap:
             subprocess.run(["ip", "link", "del", self.tap], capture_output=True)
         shutil.rmtree(self.sockdir, ignore_errors=True)
+
+
+def _log(out, msg):
+    with open(out / "monitor.log", "a") as f:
+        f.write(msg + "\n")
 
 
 def _say(msg):
@@ -291,9 +302,18 @@ def _run(s, r, counts, action, trace, say):
     con = launch.Console()
     vms = {}
 
+    ctl = None
+    if action == "faults":
+        # the control port (guest /dev/ttyS1) of the fault scenario: scripts/lablib/faultctl.py
+        ctl = faultctl.Controller(s.scenario, faultctl.Port(r.sockdir / "ctl-1.sock"),
+                                  lambda cmd: r.hmp(1, cmd), lambda m: _log(out, m))
+        r.ports.append(ctl.port)
+
     def start_qemu(n, *extra):
         cmd = [*base, "-serial", f"file:{out}/console-{n}.log",
                "-monitor", f"unix:{r.mon(n)},server=on,wait=off", *extra]
+        if ctl is not None:
+            cmd += ["-serial", f"unix:{r.sockdir}/ctl-{n}.sock,server=on,wait=off"]
         (out / f"qemu-{n}.cmdline").write_text(qemu.quote(cmd) + "\n")
         vm = launch.Qemu(cmd, out / f"qemu-{n}.log")
         r.procs.append(vm.proc)
@@ -335,6 +355,13 @@ def _run(s, r, counts, action, trace, say):
             say("monitor: set_link nic0 on")
             r.hmp_log(inst, "set_link nic0 on")
             acted = "flapped"
+        elif ctl is not None:
+            try:
+                ctl.serve(c.steps)
+            except OSError as e:
+                host_fail = Outcome(Kind.FAIL, f"the control port failed: {e}")
+                break
+            acted = "faults" if ctl.count else acted
         elif action == "migrate" and not acted and c.has_step(s.scenario, "transfer-running"):
             fail = _migrate(s, r, vm, out, say, t0)
             if isinstance(fail, Outcome):
@@ -447,6 +474,8 @@ def _run(s, r, counts, action, trace, say):
         return verdict(Outcome(Kind.FAIL, f"the device reported no {','.join(trace)} event"))
     if action == "link-flap" and acted != "flapped":
         return verdict(Outcome(Kind.FAIL, "the host never flapped the link"))
+    if action == "faults" and acted != "faults":
+        return verdict(Outcome(Kind.FAIL, "the guest never asked for a fault"))
     if action == "migrate" and acted != "migrated":
         return verdict(Outcome(Kind.FAIL, "the host never migrated"))
     (out / "migration.state").unlink(missing_ok=True)   # large; kept only when the run failed

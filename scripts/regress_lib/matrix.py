@@ -21,6 +21,7 @@ BASELINES = HERE / "baselines.json"
 
 # name -> (kind, run-guest timeout s or episode module); wall timeouts are generous backstops
 GUEST = {
+    "faults": 420,  # every fault class in one boot (issue 18); one RESULT line per class
     "smoke": 210,
     "offloads": 390,
     "link-flap": 210,

@@ -57,6 +57,21 @@ def _env(overlay_cpio):
 
 # ---- guest scenarios ------------------------------------------------------------------------
 
+def guest_cases(out):
+    """The per-class lines of a scenario that judges several cases in one boot (faults:
+    "RESULT scenario=faults class=dma-read verdict=PASS fired=1 ... why=ok") as the JSON's
+    cases: {case, verdict, figures}."""
+    cases = []
+    for line in protocol.lines(out):
+        if not line.startswith("RESULT "):
+            continue
+        kv = protocol.parse_kv(line)
+        if "class" in kv and "verdict" in kv:
+            figures = {k: v for k, v in kv.items() if k not in ("scenario", "class", "verdict")}
+            cases.append({"case": kv["class"], "verdict": kv["verdict"], "figures": figures})
+    return cases
+
+
 def run_guest(name, kernel, module, overlay_cpio, out_dir, peer):
     t0 = time.monotonic()
     timeout = matrix.GUEST[name]
@@ -76,12 +91,14 @@ def run_guest(name, kernel, module, overlay_cpio, out_dir, peer):
     (Path(out_dir) / "regress.log").write_text(log)
     o = protocol.parse_verdict_line(out)
     reason = o.reason if o else ""
+    cases = guest_cases(out)
     if rc == 0 and o and o.kind is Kind.PASS:
-        return Result(name, kernel, module.label, "PASS", reason or "ok", wall, out_dir, log)
+        return Result(name, kernel, module.label, "PASS", reason or "ok", wall, out_dir, log,
+                      cases=cases)
     if rc == 1:
         kind = o.kind if o and o.kind in (Kind.FAIL, Kind.TIMEOUT) else Kind.FAIL
         return Result(name, kernel, module.label, str(kind), reason or "run-guest: FAIL", wall,
-                      out_dir, log)
+                      out_dir, log, cases=cases)
     if rc is None:
         return Result(name, kernel, module.label, "TIMEOUT",
                       f"no verdict within {timeout + 90} s", wall, out_dir, log)

@@ -31,7 +31,7 @@ UNIT_ONLY = os.environ.get("RTL8168_REGRESS_UNIT_ONLY") == "1"
 class Shard(unittest.TestCase):
     def test_every_entry_exactly_once(self):
         names = matrix.select(None, "r8169")
-        self.assertEqual(len(names), 10)  # 5 guest scenarios + 4 episodes + the frames check
+        self.assertEqual(len(names), 11)  # 6 guest scenarios + 4 episodes + the frames check
         for n in range(1, 12):
             got = [x for i in range(1, n + 1) for x in matrix.shard(names, i, n)]
             self.assertEqual(sorted(got), sorted(names), n)
@@ -68,6 +68,23 @@ class Select(unittest.TestCase):
             self.assertTrue((REPO / "guest-tests/scenarios" / f"{n}.sh").is_file(), n)
         for mod in matrix.LAB.values():
             self.assertTrue((REPO / "scripts/repro" / f"{mod}.py").is_file(), mod)
+
+
+class GuestCases(unittest.TestCase):
+    def test_per_class_lines_become_cases(self):
+        from regress_lib import runner
+        out = ("RESULT scenario=faults dir=tx rc=0 tool=stream-send status=ok mbps=80.1\n"
+               "RESULT scenario=faults class=dma-read verdict=PASS fired=1 tx_mbps=80.1 why=ok\n"
+               "RESULT scenario=faults class=tx-stop-fetch verdict=FAIL fired=1 watchdog=1 "
+               "why=tx_stream_failed;\n"
+               "VERDICT FAIL faults 6.1 rtl8168 guest: classes that did not recover: "
+               "tx-stop-fetch (wall 99.0s)\n")
+        self.assertEqual(runner.guest_cases(out), [
+            {"case": "dma-read", "verdict": "PASS",
+             "figures": {"fired": "1", "tx_mbps": "80.1", "why": "ok"}},
+            {"case": "tx-stop-fetch", "verdict": "FAIL",
+             "figures": {"fired": "1", "watchdog": "1", "why": "tx_stream_failed;"}}])
+        self.assertEqual(runner.guest_cases("RESULT scenario=smoke ping=3/3\n"), [])
 
 
 class Baselines(unittest.TestCase):

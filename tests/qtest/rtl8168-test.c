@@ -5,7 +5,8 @@
  * on q35: PCI identity and BARs per chip profile, reset values, register
  * semantics, one frame each way through a -netdev socket backend (a
  * socketpair, as e1000e-test and virtio-net-test do), MSI and INTx, the chip
- * timer, and migration of a device with a frame in flight.
+ * timer, migration of a device with a frame in flight, and fault injection
+ * through QOM properties (qom-set/qom-get over QMP and HMP).
  *
  * Copyright (c) 2026 rtl8168-sim developers
  *
@@ -21,6 +22,8 @@
 #include "libqos/malloc-pc.h"
 #include "qobject/qdict.h"
 #include "qobject/qlist.h"
+#include "qobject/qjson.h"
+#include "qapi/error.h"
 #include "hw/pci/pci_regs.h"
 #include "qemu/bswap.h"
 
@@ -877,6 +880,213 @@ static void test_migrate_tx_in_flight(const void *data)
     rmdir(tmp);
 }
 
+/* ---- fault injection (docs/FAULTS.md "QEMU") ------------------------------ */
+
+enum { SYSErr = 0x8000, TxErr = 0x0008 };
+
+/* qom-get of a string property that holds JSON, parsed. */
+static QDict *qom_get_json(QTestState *qts, const char *prop)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': 'nic0', 'property': %s}}", prop);
+    QDict *doc;
+
+    g_assert(qdict_haskey(rsp, "return"));
+    doc = qobject_to(QDict, qobject_from_json(qdict_get_str(rsp, "return"),
+                                              &error_abort));
+    g_assert_nonnull(doc);
+    qobject_unref(rsp);
+    return doc;
+}
+
+/* The fault list's entry i (a new reference), or NULL past its end. */
+static QDict *fault_at(QDict *list, unsigned i)
+{
+    QListEntry *e;
+
+    QLIST_FOREACH_ENTRY(qdict_get_qlist(list, "faults"), e) {
+        if (i-- == 0) {
+            QDict *f = qobject_to(QDict, qlist_entry_obj(e));
+
+            qobject_ref(f);
+            return f;
+        }
+    }
+    return NULL;
+}
+
+static unsigned fault_count(QTestState *qts)
+{
+    QDict *list = qom_get_json(qts, "fault-list");
+    unsigned n = qlist_size(qdict_get_qlist(list, "faults"));
+
+    qobject_unref(list);
+    return n;
+}
+
+/* QMP qom-set fault-add: NULL on success, else the error's text (g_free). */
+static char *qmp_fault_add(QTestState *qts, const char *spec)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-set', 'arguments':"
+                           " {'path': 'nic0', 'property': 'fault-add',"
+                           " 'value': %s}}", spec);
+    char *err = NULL;
+
+    if (qdict_haskey(rsp, "error")) {
+        err = g_strdup(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
+    }
+    qobject_unref(rsp);
+    return err;
+}
+
+/*
+ * The schedule at start-up (-device ...,faults=SPEC, commas doubled as in
+ * every QEMU option value) and at run time (qom-set fault-add over QMP):
+ * each fault fires as the model defines it, is listed with its counters, a
+ * bad spec is refused with the model's message and adds nothing, fault-clear
+ * empties the list, and a system reset drops what was added at run time and
+ * re-installs the configured schedule with its counters at zero.
+ */
+static void test_fault_qmp(const void *data)
+{
+    const Chip *chip = data;
+    Rtl r;
+    Rings g;
+    QDict *list, *f, *stats;
+    uint8_t frame[100];
+    g_autofree char *err = NULL;
+
+    rtl_start(&r, chip, ",faults=spurious-irq:at=+2ms,,bits=0x4000");
+    g_assert_cmpstr(prop_type(r.qts, "faults"), ==, "str");
+    g_assert_cmpstr(prop_type(r.qts, "fault-add"), ==, "str");
+    g_assert_cmpstr(prop_type(r.qts, "fault-clear"), ==, "bool");
+    g_assert_cmpstr(prop_type(r.qts, "fault-list"), ==, "str");
+    g_assert_cmpstr(prop_type(r.qts, "x-stats"), ==, "str");
+
+    /* The configured fault: waiting until 2 ms after the reset, then fired */
+    list = qom_get_json(r.qts, "fault-list");
+    f = fault_at(list, 0);
+    g_assert_nonnull(f);
+    g_assert_cmpstr(qdict_get_str(f, "class"), ==, "spurious-irq");
+    g_assert_cmpint(qdict_get_int(f, "fired"), ==, 0);
+    g_assert_null(fault_at(list, 1));
+    qobject_unref(f);
+    qobject_unref(list);
+    g_assert_cmphex(rd16(&r, IntrStatus) & PCSTimeout, ==, 0);
+    step(&r, 3 * 1000 * 1000);
+    g_assert_cmphex(rd16(&r, IntrStatus) & PCSTimeout, ==, PCSTimeout);
+    wr16(&r, IntrStatus, PCSTimeout);
+
+    /* Run time: SYSErr with RxOK, latched at once */
+    g_assert_null(qmp_fault_add(r.qts, "spurious-irq:bits=0x8001"));
+    g_assert_cmphex(rd16(&r, IntrStatus) & (SYSErr | RxOK), ==, SYSErr | RxOK);
+    wr16(&r, IntrStatus, 0xffff);
+
+    /* A bad spec: refused with the key and what it accepts, nothing added */
+    err = qmp_fault_add(r.qts, "dma-read:nth=0;spurious-irq:bits=0x1");
+    g_assert_nonnull(err);
+    g_test_message("refused: %s", err);
+    g_assert_nonnull(strstr(err, "nth"));
+    g_assert_cmpuint(fault_count(r.qts), ==, 2);
+    g_clear_pointer(&err, g_free);
+    err = qmp_fault_add(r.qts, "no-such-fault");
+    g_assert_nonnull(err);
+    g_assert_nonnull(strstr(err, "no-such-fault"));
+    g_assert_cmpuint(fault_count(r.qts), ==, 2);
+
+    /* A failed bus-master read: the TX descriptor fetch -> TxErr|SYSErr */
+    wait_link(&r);
+    rings_start(&r, &g, 0);
+    g_assert_null(qmp_fault_add(r.qts, "dma-read:nth=1"));
+    build_frame(frame, sizeof(frame), peer_mac, rtl_mac, 0x66);
+    tx_queue(&r, &g, frame, sizeof(frame));
+    step(&r, 1000 * 1000);
+    g_assert_cmphex(rd16(&r, IntrStatus) & (SYSErr | TxErr), ==, SYSErr | TxErr);
+    g_assert_false(sock_has_data(r.sock));
+
+    list = qom_get_json(r.qts, "fault-list");
+    f = fault_at(list, 2);
+    g_assert_nonnull(f);
+    g_assert_cmpstr(qdict_get_str(f, "class"), ==, "dma-read");
+    g_assert_cmpstr(qdict_get_str(f, "state"), ==, "done");
+    g_assert_cmpint(qdict_get_int(f, "fired"), ==, 1);
+    g_assert_cmpint(qdict_get_int(list, "fired_total"), ==, 3);
+    qobject_unref(f);
+    qobject_unref(list);
+    stats = qom_get_json(r.qts, "x-stats");
+    g_assert_cmpint(qdict_get_int(stats, "faults_fired"), ==, 3);
+    g_assert_cmpint(qdict_get_int(stats, "tx_dma_errors"), >=, 1);
+    g_assert_cmpint(qdict_get_int(stats, "tx_frames"), ==, 0);
+    qobject_unref(stats);
+
+    /* fault-clear drops every fault, the configured one too */
+    qtest_qmp_assert_success(r.qts, "{'execute': 'qom-set', 'arguments':"
+                             " {'path': 'nic0', 'property': 'fault-clear',"
+                             " 'value': true}}");
+    g_assert_cmpuint(fault_count(r.qts), ==, 0);
+
+    /* A system reset: runtime faults gone, the configured one back at zero */
+    g_assert_null(qmp_fault_add(r.qts, "rx-withhold:count=all"));
+    g_assert_cmpuint(fault_count(r.qts), ==, 1);
+    qtest_system_reset(r.qts);
+    list = qom_get_json(r.qts, "fault-list");
+    f = fault_at(list, 0);
+    g_assert_nonnull(f);
+    g_assert_cmpstr(qdict_get_str(f, "class"), ==, "spurious-irq");
+    g_assert_cmpint(qdict_get_int(f, "fired"), ==, 0);
+    g_assert_null(fault_at(list, 1));
+    g_assert_cmpint(qdict_get_int(list, "fired_total"), ==, 0);
+    qobject_unref(f);
+    qobject_unref(list);
+    rtl_stop(&r);
+}
+
+/*
+ * The same through HMP's generic qom-set/qom-get, and the property cannot
+ * be used before the device runs (-device ...,fault-add= is refused).
+ */
+static void test_fault_hmp(const void *data)
+{
+    const Chip *chip = data;
+    Rtl r;
+    g_autofree char *out = NULL;
+    QTestState *qts;
+    QDict *rsp;
+
+    rtl_start(&r, chip, NULL);
+    out = qtest_hmp(r.qts, "qom-set nic0 fault-add spurious-irq:bits=0x0100");
+    g_assert_cmpstr(out, ==, "");
+    g_assert_cmphex(rd16(&r, IntrStatus) & SWInt, ==, SWInt);
+    g_free(out);
+    out = qtest_hmp(r.qts, "qom-get nic0 fault-list");
+    g_assert_nonnull(strstr(out, "spurious-irq:bits="));
+    g_assert_nonnull(strstr(out, "\\\"fired\\\": 1"));
+    g_free(out);
+    out = qtest_hmp(r.qts, "qom-set nic0 fault-add link:speed=7");
+    g_test_message("HMP refused: %s", out);
+    g_assert_nonnull(strstr(out, "speed"));
+    g_free(out);
+    out = qtest_hmp(r.qts, "qom-set nic0 fault-clear true");
+    g_assert_cmpstr(out, ==, "");
+    g_assert_cmpuint(fault_count(r.qts), ==, 0);
+    g_clear_pointer(&out, g_free);
+    rtl_stop(&r);
+
+    /* Before realize there is no schedule to add to: a clear error */
+    qts = qtest_init("-M q35 -nodefaults "
+                     "-device pcie-root-port,id=rp1,chassis=1,slot=1");
+    rsp = qtest_qmp(qts, "{'execute': 'device_add', 'arguments':"
+                    " {'driver': 'rtl8168', 'id': 'nic1', 'bus': 'rp1',"
+                    " 'fault-add': 'dma-read'}}");
+    g_assert(qdict_haskey(rsp, "error"));
+    g_test_message("device_add refused: %s",
+                   qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
+    g_assert_nonnull(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"),
+                            "running device"));
+    qobject_unref(rsp);
+    qtest_quit(qts);
+}
+
 /* ---- hostile migration streams ------------------------------------------- */
 
 /* The destination's incoming migration: true when it loaded, false refused. */
@@ -1072,6 +1282,8 @@ int main(int argc, char **argv)
     add("timer", test_timer);
     add("migrate-tx-in-flight", test_migrate_tx_in_flight);
     add("migrate-hostile", test_migrate_hostile);
+    add("fault-qmp", test_fault_qmp);
+    add("fault-hmp", test_fault_hmp);
 
     return g_test_run();
 }

@@ -1,0 +1,250 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# faults: every fault class of the model (docs/FAULTS.md) against the driver, one after the
+# other in one boot. Per class the guest asks the host to install the fault on the running
+# device (STEP ctl -> run-guest: HMP `qom-set nic0 fault-add SPEC`; the host's answer comes
+# back on the second serial port, /dev/ttyS1), runs the traffic that makes it fire (a stream
+# to the peer's sink and one from its source, both verified: the peer checks the pattern it
+# receives, rtl-traffic the one it receives), and judges:
+#   recovered   both streams completed (traffic resumed after the fault, bytes verified)
+#   no splat    no Oops/BUG/WARNING/lockdep/hung-task report in the kernel log of the class
+#               (the TX watchdog's own "NETDEV WATCHDOG" warning, the mechanism tx-stop-fetch
+#               exists to trigger, is counted as watchdog=1, not as a splat)
+#   fired       the fault list (qom-get nic0 fault-list) says it fired (fired > 0)
+#   accounted   the model's drop counters (qom-get nic0 x-stats) grew by at least the number
+#               of frames the fault dropped (rx-withhold, rx-fifo-over: one frame per firing;
+#               dma-read/dma-write: a failed transaction is counted as an error or a drop)
+# One line per class: RESULT scenario=faults class=C verdict=PASS|FAIL fired=N ... why=...
+# A class that fails (a driver that does not recover) is named in the VERDICT; the device is
+# then reset from the guest (ip link down/up) so that the next classes still run.
+# host: sink=9 source=9 bytes=8M action=faults timeout=420
+. /scenarios/common.sh
+
+TRAFFIC_TIMEOUT="${R_traffic_timeout:-45}"
+probe_checks
+link_checks
+net_checks
+
+# ---- the control channel: requests as STEP lines, answers on /dev/ttyS1 -----------------
+[ -c /dev/ttyS1 ] || fail "no /dev/ttyS1 (run-guest adds the control port for action=faults)"
+exec 3</dev/ttyS1 || fail "cannot open /dev/ttyS1"
+stty raw -echo <&3 2>/dev/null
+CTL_SEQ=0
+# ctl COMMAND [ARG]: fault-add SPEC | fault-clear | fault-list | stats. The answer (key=value
+# words) is in CTL_REPLY; returns 1 when the host refused (CTL_REPLY: its message).
+ctl() {
+  CTL_SEQ=$((CTL_SEQ + 1))
+  step "ctl $CTL_SEQ $*"
+  while read -t 30 -r line <&3; do
+    line="$(echo "$line" | tr -d '\r')"
+    case "$line" in
+      "CTL $CTL_SEQ OK"*) CTL_REPLY="${line#CTL $CTL_SEQ OK}"; return 0 ;;
+      "CTL $CTL_SEQ ERR"*) CTL_REPLY="${line#CTL $CTL_SEQ ERR }"; return 1 ;;
+    esac
+  done
+  CTL_REPLY="no answer from the host within 30 s"
+  return 1
+}
+# kv KEY TEXT: the value of KEY=value in TEXT (0 when absent)
+kv() { v="$(echo " $2 " | sed -n "s/.* $1=\([^ ]*\) .*/\1/p")"; echo "${v:-0}"; }
+
+ctl fault-list || fail "the host does not answer on the control port: $CTL_REPLY"
+result "control=ok faults_listed=$(kv count "$CTL_REPLY")"
+
+wait_carrier() {  # 0|1 SECONDS
+  n=0
+  while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != "$1" ]; do
+    n=$((n + 1)); [ "$n" -gt "$(($2 * 20))" ] && return 1
+    usleep 50000
+  done
+}
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# Kernel log of the class without the TX watchdog's own warning block (6.1 reports the timeout
+# with WARN_ONCE in dev_watchdog; 6.10+ with netdev_crit): what remains must have no splat.
+SPLAT_RE='Oops|BUG:|WARNING:|lockdep|possible (circular|recursive) locking|general protection|Call Trace|Kernel panic|INFO: task .* blocked|rcu.*stall|hung_task'
+strip_watchdog() {
+  awk '/-+\[ cut here \]-+/ { blk = 1; buf = $0; wd = 0; next }
+       blk { buf = buf "\n" $0; if ($0 ~ /NETDEV WATCHDOG/) wd = 1
+             if ($0 ~ /---\[ end trace/) { if (!wd) print buf; blk = 0 }
+             next }
+       { print }
+       END { if (blk && !wd) print buf }'
+}
+
+FAILED=""
+PASSED=0
+# A class: class_begin NAME; class_add SPEC (fault-add on the host); class_traffic (a verified
+# stream each way); class_end DROP_KEYS (judge, one RESULT line, fault-clear). DROP_KEYS: the
+# x-stats counters whose growth must cover every firing ("-": the class drops no frame;
+# "any:KEYS": at least one firing must show in them).
+# CLASS_NOTE collects extra figures of the class.
+class_begin() {
+  CLASS="$1"; WHY=""; CLASS_NOTE=""; TX_MBPS=-; RX_MBPS=-
+  dmesg -c >/dev/null
+  ctl stats || WHY="${WHY}stats:$CTL_REPLY;"
+  STATS0="$CTL_REPLY"
+  t_class0="$(now_ms)"
+}
+class_add() {
+  if ! ctl fault-add "$1"; then
+    WHY="${WHY}fault-add_refused:$(echo "$CTL_REPLY" | tr ' ' '_');"
+    return 1
+  fi
+}
+# class_traffic [flood]: "flood" adds 100 pings/s of 1 KiB next to the streams. A single TCP
+# flow keeps fewer frames in flight than r8169's 256 TX descriptors, so a stalled TX engine
+# would never fill the ring, the queue would never stop, and dev_watchdog (which only looks at
+# stopped queues) would never run rtl8169_tx_timeout: the pings fill the ring as any busy host's
+# other traffic would.
+class_traffic() {
+  fpid=""
+  if [ "${1:-}" = flood ]; then
+    ping -q -i 0.01 -s 1000 -w 60 "$PEER" >/dev/null 2>&1 &
+    fpid=$!
+  fi
+  tx_stream "$BYTES" "$R_sink" >/tmp/tx.out 2>&1; txrc=$?
+  rx_stream "$BYTES" "$R_source" >/tmp/rx.out 2>&1; rxrc=$?
+  [ -n "$fpid" ] && kill "$fpid" 2>/dev/null
+  cat /tmp/tx.out /tmp/rx.out
+  TX_MBPS="$(kv mbps "$(grep '^RESULT ' /tmp/tx.out | tail -1)")"
+  RX_MBPS="$(kv mbps "$(grep '^RESULT ' /tmp/rx.out | tail -1)")"
+  [ "$txrc" -eq 0 ] || WHY="${WHY}tx_stream_failed;"
+  [ "$rxrc" -eq 0 ] || WHY="${WHY}rx_stream_failed;"
+}
+# class_end DROP_KEYS [watchdog]: with "watchdog", the driver's TX watchdog must have run
+class_end() {
+  t_class1="$(now_ms)"
+  ctl fault-list || WHY="${WHY}fault-list:$CTL_REPLY;"
+  LIST="$CTL_REPLY"
+  fired="$(kv fired "$LIST")"
+  stalled="$(kv tx_stalled "$LIST")"
+  ctl stats || WHY="${WHY}stats:$CTL_REPLY;"
+  STATS1="$CTL_REPLY"
+  ctl fault-clear || WHY="${WHY}fault-clear:$CTL_REPLY;"
+  [ "$fired" -gt 0 ] 2>/dev/null || WHY="${WHY}never_fired;"
+  [ "$stalled" = true ] && WHY="${WHY}tx_still_stalled;"
+  # drops counted by the model during the class
+  drops=0; detail=""
+  for k in rx_dropped_no_desc rx_dropped_fifo_over rx_dropped_dma rx_dropped_disabled \
+           tx_dropped_link_down tx_dma_errors tx_writeback_errors sys_errors; do
+    d=$(( $(kv "$k" "$STATS1") - $(kv "$k" "$STATS0") ))
+    [ "$d" -ne 0 ] && detail="$detail $k=$d"
+    case " ${1#any:} " in *" $k "*) drops=$((drops + d)) ;; esac
+  done
+  case "$1" in
+    -) ;;
+    any:*) [ "$drops" -ge 1 ] || WHY="${WHY}nothing_counted(${drops}_of_${fired});" ;;
+    *) [ "$drops" -ge "$fired" ] || WHY="${WHY}uncounted_drops($drops<$fired);" ;;
+  esac
+  dmesg -c >/tmp/class.log
+  watchdog=0
+  grep -q 'NETDEV WATCHDOG\|transmit queue [0-9]* timed out' /tmp/class.log && watchdog=1
+  [ "${2:-}" = watchdog ] && [ "$watchdog" != 1 ] && WHY="${WHY}no_tx_watchdog;"
+  resets="$(grep -c 'Link is Down' /tmp/class.log)"
+  splat="$(strip_watchdog </tmp/class.log | grep -E "$SPLAT_RE" | head -1)"
+  if [ -n "$splat" ]; then
+    WHY="${WHY}splat:$(echo "$splat" | sed 's/^\[[ 0-9.]*\] //' | tr ' ' '_' | cut -c1-80);"
+    sed 's/^/  | /' /tmp/class.log | tail -40
+  fi
+  verdict=PASS
+  [ -n "$WHY" ] && verdict=FAIL
+  result "class=$CLASS verdict=$verdict fired=$fired tx_mbps=$TX_MBPS rx_mbps=$RX_MBPS" \
+         "wall_ms=$((t_class1 - t_class0)) watchdog=$watchdog link_down_logged=$resets" \
+         "drops_counted=$drops$detail$CLASS_NOTE why=${WHY:-ok}"
+  if [ "$verdict" = PASS ]; then
+    PASSED=$((PASSED + 1))
+  else
+    FAILED="$FAILED $CLASS"
+    # put the device back for the next class: the driver's open path resets the chip
+    ip link set eth0 down; ip link set eth0 up
+    wait_link 15 || result "class=$CLASS rescue=no_carrier"
+  fi
+}
+
+step faults-begin
+# dma-read: three bus-master reads fail in the middle of the streams (TX descriptor/data or RX
+# descriptor): TxErr|SYSErr or a dropped frame; the driver resends (TCP) or walks on at the
+# next doorbell. "any:": a failed RX descriptor read-ahead (rx-desc-prefetch) loses nothing and
+# is counted nowhere (the slot is read again: rx_engine.cc on_prefetch_done), so not every
+# firing shows in a counter; at least one of the three must.
+class_begin dma-read
+class_add "dma-read:nth=300;dma-read:nth=2000;dma-read:nth=5000" && class_traffic
+class_end "any:rx_dropped_dma tx_dma_errors"
+
+# dma-write: the first write after the fault is installed fails: on the quiet link, the TX
+# descriptor write-back of the next frame sent. The TX engine stops (TxErr|SYSErr,
+# tx_writeback_errors) until the driver resets the chip, which r8169 (SYSErr ignored on the
+# 8168c since 10ce0db78700) only does from its TX watchdog: the flood fills the ring.
+class_begin dma-write
+class_add "dma-write:nth=1" && class_traffic flood
+class_end "rx_dropped_dma tx_writeback_errors"
+
+# rx-withhold: an RDU storm of 16 frames in the middle of the streams
+class_begin rx-withhold
+class_add "rx-withhold:frame=200,count=16" && class_traffic
+class_end "rx_dropped_no_desc"
+
+# rx-fifo-over: 8 frames overflow the RX FIFO
+class_begin rx-fifo-over
+class_add "rx-fifo-over:frame=200,count=8" && class_traffic
+class_end "rx_dropped_fifo_over"
+
+# link: carrier down and back (a cable pull), then the partner drops to 100 Mbit/s full duplex
+# (the link renegotiates: the driver must report 100/full and carry traffic), then back to 1000
+class_begin link
+if class_add "link:down"; then
+  wait_carrier 0 10 || WHY="${WHY}carrier_never_dropped;"
+  class_add "link:up"
+  wait_carrier 1 15 || WHY="${WHY}carrier_not_back;"
+  class_add "link:speed=100"
+  wait_carrier 0 10
+  wait_carrier 1 15 || WHY="${WHY}no_carrier_at_100;"
+  sleep 1
+  sp="$(cat /sys/class/net/eth0/speed 2>/dev/null)"; dp="$(cat /sys/class/net/eth0/duplex 2>/dev/null)"
+  CLASS_NOTE=" speed_after=$sp/$dp"
+  [ "$sp" = 100 ] && [ "$dp" = full ] || WHY="${WHY}speed_${sp}_${dp}_not_100_full;"
+  class_traffic
+  class_add "link:speed=1000"
+  wait_carrier 0 10
+  wait_carrier 1 15 || WHY="${WHY}no_carrier_at_1000;"
+  sleep 1
+  sp="$(cat /sys/class/net/eth0/speed 2>/dev/null)"
+  CLASS_NOTE="$CLASS_NOTE speed_restored=$sp"
+  [ "$sp" = 1000 ] || WHY="${WHY}speed_${sp}_not_restored;"
+fi
+class_end "-"
+
+# autoneg-slow: the next autonegotiation (the carrier coming back) takes 3 s longer
+class_begin autoneg-slow
+if class_add "autoneg-slow:delay=3s;link:down"; then
+  wait_carrier 0 10 || WHY="${WHY}carrier_never_dropped;"
+  t0="$(now_ms)"
+  class_add "link:up"
+  wait_carrier 1 20 || WHY="${WHY}carrier_not_back;"
+  t1="$(now_ms)"
+  CLASS_NOTE=" link_up_ms=$((t1 - t0))"
+  [ $((t1 - t0)) -ge 3000 ] || WHY="${WHY}link_up_in_$((t1 - t0))ms_not_delayed;"
+  class_traffic
+fi
+class_end "-"
+
+# spurious-irq: SYSErr together with RxOK, three times 100 ms apart, with no cause
+class_begin spurious-irq
+class_add "spurious-irq:bits=0x8001,every=100ms,count=3" && class_traffic
+class_end "-"
+
+# irq-race: a device event right after each IntrStatus read and after each ack
+class_begin irq-race
+class_add "irq-race:after=read,count=2000;irq-race:after=ack,count=2000" && class_traffic
+class_end "-"
+
+# tx-stop-fetch: the TX engine stops fetching after 199 frames; only the driver's TX watchdog
+# (dev_watchdog -> rtl8169_tx_timeout -> rtl_reset_work) brings it back
+class_begin tx-stop-fetch
+class_add "tx-stop-fetch:frame=200" && class_traffic flood
+class_end "-" watchdog
+
+link_checks
+result "classes_passed=$PASSED classes_failed=$(echo $FAILED | wc -w)"
+[ -z "$FAILED" ] || fail "classes that did not recover:$FAILED"
+pass "9 fault classes fired, recovered with verified traffic, drops counted, no splat"
