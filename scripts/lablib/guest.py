@@ -325,6 +325,8 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
         f"monitor {r.mon(1)}")
     vm = start_qemu(1)
     inst, acted = 1, ""
+    watch = qemu.FaultWatch() if s.iommu else None
+    stopped_on_fault = False
     deadline = launch.Deadline(s.timeout)
     end, host_fail = None, None   # host_fail: an Outcome (FAIL or TIMEOUT) of the host's own
     while True:
@@ -345,6 +347,14 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
             break
         if deadline.expired():
             host_fail = Outcome(Kind.TIMEOUT, f"no VERDICT within {s.timeout}s")
+            break
+        if watch is not None and iommu_policy != "faults-allowed" and \
+                watch.poll(out.glob("qemu-*.log")):
+            # the run has failed already (a device DMA fault); a driver that lost its RX
+            # buffer this way would otherwise only end at the timeout
+            time.sleep(1)   # let QEMU log the faults that follow at once
+            host_fail = Outcome(Kind.FAIL, "")
+            stopped_on_fault = True
             break
         if action == "link-flap" and not acted and c.has_step(s.scenario, "transfer-running"):
             time.sleep(0.5)
@@ -455,6 +465,8 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
               flush=True)
         return o
 
+    if stopped_on_fault:
+        host_fail.reason = f"{dma.summary()} (the run was stopped 1 s after the first)"
     if host_fail is not None:
         print("--- console tail")
         for l in console.splitlines()[-30:]:

@@ -244,6 +244,32 @@ class DmaReport:
                 "translated": dict(self.translated), "first": self.first}
 
 
+class FaultWatch:
+    """Counts vtd_dmar_fault lines in growing QEMU logs while a run goes on (reads only what
+    was appended since the last poll), so a run that has already failed can stop early."""
+
+    def __init__(self):
+        self.offsets = {}
+        self.partial = {}
+        self.faults = 0
+
+    def poll(self, paths):
+        for p in paths:
+            p = Path(p)
+            try:
+                with open(p, "rb") as f:
+                    f.seek(self.offsets.get(p, 0))
+                    data = f.read()
+            except OSError:
+                continue
+            self.offsets[p] = self.offsets.get(p, 0) + len(data)
+            text = self.partial.get(p, "") + data.decode(errors="replace")
+            lines = text.split("\n")
+            self.partial[p] = lines.pop()
+            self.faults += sum(1 for line in lines if _FAULT_RE.search(line))
+        return self.faults
+
+
 def dma_report(paths):
     """DmaReport of QEMU log files (missing files count as empty)."""
     r = DmaReport()

@@ -421,6 +421,16 @@ class Iommu(Tmp):
                                           "the rtl8168 (rtl8168_dma_error)")
         self.assertEqual(clean.untranslated(["01:00.0"]), [])
 
+    def test_fault_watch_reads_what_was_appended(self):
+        f = self.tmp / "qemu-1.log"
+        f.write_text("vtd_dmar_fault sid 0x100 fault 5 addr 0x10 write 1\nvtd_dmar_fa")
+        w = qemu.FaultWatch()
+        self.assertEqual(w.poll([f, self.tmp / "qemu-2.log"]), 1)
+        with open(f, "a") as fh:   # the half-written line completes
+            fh.write("ult sid 0x100 fault 5 addr 0x10 write 1\nrtl8168_dma_error x\n")
+        self.assertEqual(w.poll([f]), 2)
+        self.assertEqual(w.poll([f]), 2)
+
     def test_lab_judges_faults(self):
         r = qemu.DmaReport().add_text(self.LOG)
         kind, why = lab.judge_dma(Kind.PASS, "", r)

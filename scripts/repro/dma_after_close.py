@@ -18,7 +18,9 @@ descriptor fetches never reach memory.
 Verdict (per run):
   REPRODUCED  the guest's part passed (down, up, ping) and the IOMMU recorded DMA faults of
               the DUT (the lab FAILs the run naming them)
-  CLEAN       the guest's part passed and no IOMMU DMA fault at all
+  CLEAN       the guest's part passed, no IOMMU DMA fault at all, and the chip did try to
+              fetch while the interface was down (refused_dma > 0: QEMU refused the fetches
+              because bus mastering was off), so the run exercised the path
   otherwise   UNEXPECTED
 """
 from pathlib import Path
@@ -56,6 +58,11 @@ def judge(res):
     faults_only = res.status == "FAIL" and dma.faults and \
         res.reason.startswith(dma.summary().split(" (", 1)[0])
     if guest_ok and res.ok and not dma.faults:
+        if not dma.refused:
+            # nothing tried to reach memory while the interface was down: no frame arrived,
+            # or the receiver was off; the run shows nothing either way
+            return None, fig, ("the chip made no DMA attempt while the interface was down "
+                               "(Wake-on-LAN did not keep the receiver on?)")
         return common.CLEAN, fig, ""
     if guest_ok and faults_only and fig["dut_faults"]:
         return common.REPRODUCED, fig, dma.first
