@@ -12,10 +12,14 @@
 # mastering in rtl8169_down (f658b90977d2) so those fetches never leave the device; a driver
 # without that lets them reach memory the close just freed: with the IOMMU, DMA faults
 # (run-lab's HOST iommu line counts them and FAILs the run).
-#   --arg wol=g|d (default g) --arg down_ms=400 --arg count=400000 --arg size=256
+# With WoL the close also calls phy_speed_down: the link renegotiates to 10 Mbit/s (phy-an-time,
+# 500 ms), so the interface stays down for 1500 ms to let frames arrive after that.
+# offered_while_down= counts the frames the partner sent while the DUT was down (the run shows
+# nothing unless some arrived).
+#   --arg wol=g|d (default g) --arg down_ms=1500 --arg count=400000 --arg size=256
 # lab-programs: lab-tool
 # lab-dut-props: chip=8168evl,x-pme=on
-wol="${LAB_wol:-g}"; down_ms="${LAB_down_ms:-400}"
+wol="${LAB_wol:-g}"; down_ms="${LAB_down_ms:-1500}"
 count="${LAB_count:-400000}"; size="${LAB_size:-256}"
 
 if [ "${LAB_iommu:-0}" = 1 ]; then
@@ -43,7 +47,9 @@ rx0="$(cat "/sys/class/net/$IFA/statistics/rx_packets")"
 t0=$(lab_now_ns)
 ip link set "$IFA" down || lab_fail "ip link set $IFA down"
 t1=$(lab_now_ns)
+sent0="$(ns cat "/sys/class/net/$IFB/statistics/tx_packets")"
 usleep $((down_ms * 1000))
+sent1="$(ns cat "/sys/class/net/$IFB/statistics/tx_packets")"
 ip link set "$IFA" up || lab_fail "ip link set $IFA up"
 kill "$FLOOD" 2>/dev/null; wait "$FLOOD" 2>/dev/null
 lab_wait_link || lab_fail "no carrier after ip link set $IFA up"
@@ -51,6 +57,6 @@ lab_ping || { cat /tmp/ping; lab_fail "no ping after the interface came back up"
 # the guest's view: DMAR fault lines the kernel printed (ratelimited; the host counts them all)
 dmar="$(dmesg | grep -c 'DMAR: .*fault addr')"
 splat="$(dmesg | grep -cE 'WARNING:|BUG:|Oops|general protection')"
-lab_result "what=close wol=$wol wakeup=${wakeup:-none} rx_before_close=$rx0 close_ms=$(( (t1 - t0) / 1000000 )) down_ms=$down_ms up_ping=ok dmar_fault_lines=$dmar splats=$splat"
+lab_result "what=close wol=$wol wakeup=${wakeup:-none} rx_before_close=$rx0 close_ms=$(( (t1 - t0) / 1000000 )) down_ms=$down_ms offered_while_down=$((sent1 - sent0)) up_ping=ok dmar_fault_lines=$dmar splats=$splat"
 [ "$splat" -eq 0 ] || { dmesg | grep -E -A5 'WARNING:|BUG:|Oops|general protection' | head -30; lab_fail "kernel splat in dmesg"; }
 lab_done "the interface went down and up under traffic; ping after the reopen ok"

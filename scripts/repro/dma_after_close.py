@@ -18,9 +18,9 @@ descriptor fetches never reach memory.
 Verdict (per run):
   REPRODUCED  the guest's part passed (down, up, ping) and the IOMMU recorded DMA faults of
               the DUT (the lab FAILs the run naming them)
-  CLEAN       the guest's part passed, no IOMMU DMA fault at all, and the chip did try to
-              fetch while the interface was down (refused_dma > 0: QEMU refused the fetches
-              because bus mastering was off), so the run exercised the path
+  CLEAN       the guest's part passed and no IOMMU DMA fault at all
+  both need frames offered to the DUT while it was down (offered_while_down > 0: the partner
+  sent them; otherwise the run showed nothing)
   otherwise   UNEXPECTED
 """
 from pathlib import Path
@@ -51,18 +51,17 @@ def judge(res):
         return None, {}, "the run was not behind the IOMMU (no fault count)"
     fig = {"iommu_faults": dma.faults, "dut_faults": dma.by_device.get(DUT_BDF, 0),
            "refused_dma": dma.refused}
+    offered = common.num(close, "offered_while_down", 0) if close else 0
     if close:
+        fig["offered_while_down"] = offered
         fig["dmar_fault_lines"] = common.num(close, "dmar_fault_lines", 0)
         fig["wakeup"] = close.get("wakeup", "?")
     guest_ok = bool(close) and close.get("up_ping") == "ok"
+    if guest_ok and not offered:
+        return None, fig, "no frame was offered to the DUT while it was down"
     faults_only = res.status == "FAIL" and dma.faults and \
         res.reason.startswith(dma.summary().split(" (", 1)[0])
     if guest_ok and res.ok and not dma.faults:
-        if not dma.refused:
-            # nothing tried to reach memory while the interface was down: no frame arrived,
-            # or the receiver was off; the run shows nothing either way
-            return None, fig, ("the chip made no DMA attempt while the interface was down "
-                               "(Wake-on-LAN did not keep the receiver on?)")
         return common.CLEAN, fig, ""
     if guest_ok and faults_only and fig["dut_faults"]:
         return common.REPRODUCED, fig, dma.first
