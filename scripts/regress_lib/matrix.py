@@ -37,6 +37,9 @@ LAB = {
 }
 # lab entries whose episode has no "fixed" (rtl8168sim) case: r8169 drivers only
 R8169_ONLY_LAB = {"dma-after-close"}
+# lab entries that always run behind intel-iommu: not for kernels built from guest.config,
+# which leaves the IOMMU out (scripts/bisect --kernel-tree)
+IOMMU_ONLY_LAB = {"dma-after-close"}
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
 
