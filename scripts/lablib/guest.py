@@ -494,7 +494,7 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
             # driver did not map (or no longer maps) for it
             return verdict(Outcome(Kind.FAIL, dma.summary()))
         if dma.untranslated([NIC_BDF]):
-            return verdict(Outcome(Kind.FAIL, f"--iommu: QEMU does not translate the NIC's "
+            return verdict(Outcome(Kind.FAIL, f"--iommu: QEMU never translated the NIC's "
                                               f"DMA ({NIC_BDF}; the guest did not enable DMA "
                                               f"remapping for it)"))
     (out / "migration.state").unlink(missing_ok=True)   # large; kept only when the run failed

@@ -433,7 +433,7 @@ def judge_dma(kind, reason, dma):
     if kind is Kind.PASS and dma.faults:
         return Kind.FAIL, dma.summary()
     if kind is Kind.PASS and dma.untranslated(NIC_BDFS.values()):
-        return Kind.FAIL, (f"--iommu: QEMU does not translate the DMA of "
+        return Kind.FAIL, (f"--iommu: QEMU never translated the DMA of "
                            f"{', '.join(dma.untranslated(NIC_BDFS.values()))} (the guest did "
                            f"not enable DMA remapping for it)")
     if kind is not Kind.PASS and dma.faults and "IOMMU DMA fault" not in reason:

@@ -188,7 +188,8 @@ class DmaReport:
     by_device     {bdf: count} of those
     suppressed    faults suppressed by a context entry's FPD bit (vtd_fault_disabled)
     refused       DMA transactions the rtl8168 shim saw refused (rtl8168_dma_error)
-    translated    {bdf: bool}: the last translation state QEMU set for each device
+    translated    {bdf: bool}: whether QEMU translated the device's DMA at some point (the
+                  guest's shutdown turns translation off again, so the last state says nothing)
     first         the first fault, as text ('' when none)"""
 
     def __init__(self):
@@ -214,7 +215,8 @@ class DmaReport:
                 continue
             m = _SWITCH_RE.search(line)
             if m:
-                self.translated[m.group(1)] = m.group(2) == "1"
+                self.translated[m.group(1)] = self.translated.get(m.group(1), False) or \
+                    m.group(2) == "1"
             elif _FPD_RE.search(line):
                 self.suppressed += 1
             elif _REFUSED_RE.search(line):
@@ -235,7 +237,7 @@ class DmaReport:
                    f"refused to the rtl8168 (rtl8168_dma_error)"
 
     def untranslated(self, bdfs):
-        """The devices among bdfs whose DMA QEMU does not translate at the end of the run."""
+        """The devices among bdfs whose DMA QEMU never translated during the run."""
         return [b for b in bdfs if not self.translated.get(b)]
 
     def to_dict(self):

@@ -400,6 +400,7 @@ class Iommu(Tmp):
         vtd_dmar_fault sid 0x100 fault 5 addr 0x7fffe000 write 1
         vtd_dmar_fault sid 0x208 fault 5 addr 0x1000 write 1
         vtd_fault_disabled Fault processing disabled for context entry
+        vtd_switch_address_space Device 01:00.0 switching address space (iommu enabled=0)
         x_vtd_dmar_fault sid 0x100 fault 5 addr 0x1 write 1
         """)
 
