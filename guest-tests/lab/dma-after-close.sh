@@ -40,6 +40,10 @@ if [ "$wol" != d ] && [ "$wakeup" != enabled ]; then
 fi
 
 lab_ping || lab_fail "ping 10.9.0.2 before the close"   # the partner's ARP entry is fresh
+# a receiver on the DUT while it is up: no ICMP port-unreachable, whose error would end the
+# sender (IP_RECVERR) before the close
+lab-tool udp-recv 7000 "$count" $((down_ms + 4000)) >/tmp/udp-recv 2>&1 &
+usleep 100000
 ns lab-tool udp-send 10.9.0.1 7000 "$count" "$size" >/tmp/udp-send 2>&1 &
 FLOOD=$!
 usleep 100000
@@ -47,9 +51,11 @@ rx0="$(cat "/sys/class/net/$IFA/statistics/rx_packets")"
 t0=$(lab_now_ns)
 ip link set "$IFA" down || lab_fail "ip link set $IFA down"
 t1=$(lab_now_ns)
-sent0="$(ns cat "/sys/class/net/$IFB/statistics/tx_packets")"
+# the partner's TX packets from its namespace's /proc/net/dev (sysfs shows the root namespace)
+tx_b() { ns cat /proc/net/dev | awk -v i="$IFB:" '$1 == i { print $11 }'; }
+sent0="$(tx_b)"
 usleep $((down_ms * 1000))
-sent1="$(ns cat "/sys/class/net/$IFB/statistics/tx_packets")"
+sent1="$(tx_b)"
 ip link set "$IFA" up || lab_fail "ip link set $IFA up"
 kill "$FLOOD" 2>/dev/null; wait "$FLOOD" 2>/dev/null
 lab_wait_link || lab_fail "no carrier after ip link set $IFA up"
