@@ -75,6 +75,9 @@ struct RTL8168State {
      */
     char **param;
 
+    /* x-pme: the PM capability advertises PME# (see rtl8168_add_pm_capability) */
+    bool pme;
+
     /* Migration: the model's state blob, only valid around save/load. */
     uint32_t state_len;
     uint8_t *state;
@@ -610,17 +613,29 @@ static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
 }
 
 /*
- * PCI PM 1.1 without PME: the r8169 driver then keeps the device out of
- * runtime suspend (docs/R8169.md section 8).
+ * PCI PM 1.1 without PME by default: the r8169 driver then keeps the device
+ * out of runtime suspend (docs/R8169.md section 8). With x-pme=on it
+ * advertises PME# from D0 and D3hot, as the real chips do: Linux then marks
+ * the device wakeup-capable (pci_pm_init), so `ethtool -s IF wol g` makes
+ * device_may_wakeup() true and r8169 takes its Wake-on-LAN paths on close
+ * (rtl_prepare_power_down -> rtl_wol_enable_rx keeps RX accepting frames; the
+ * dma-after-close episode, docs/HISTORY.md). PME# itself is never signalled:
+ * the model has no wake events.
  */
-static bool rtl8168_add_pm_capability(PCIDevice *pdev, uint8_t off,
+static bool rtl8168_add_pm_capability(PCIDevice *pdev, uint8_t off, bool pme,
                                       Error **errp)
 {
     if (pci_pm_init(pdev, off, errp) < 0) {
         return false;
     }
-    pci_set_word(pdev->config + off + PCI_PM_PMC, PCI_PM_CAP_VER_1_1);
-    pci_set_word(pdev->wmask + off + PCI_PM_CTRL, PCI_PM_CTRL_STATE_MASK);
+    pci_set_word(pdev->config + off + PCI_PM_PMC,
+                 PCI_PM_CAP_VER_1_1 |
+                 (pme ? PCI_PM_CAP_PME_D0 | PCI_PM_CAP_PME_D3hot : 0));
+    pci_set_word(pdev->wmask + off + PCI_PM_CTRL,
+                 PCI_PM_CTRL_STATE_MASK | (pme ? PCI_PM_CTRL_PME_ENABLE : 0));
+    if (pme) {
+        pci_set_word(pdev->w1cmask + off + PCI_PM_CTRL, PCI_PM_CTRL_PME_STATUS);
+    }
     return true;
 }
 
@@ -691,7 +706,7 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
                  id.subsystem_vendor_id);
     pci_set_word(pdev->config + PCI_SUBSYSTEM_ID, id.subsystem_id);
 
-    if (!rtl8168_add_pm_capability(pdev, id.pm_offset, errp)) {
+    if (!rtl8168_add_pm_capability(pdev, id.pm_offset, s->pme, errp)) {
         goto fail_cfg;
     }
     if (!rtl8168_add_msi_capability(pdev, id.msi_offset, errp)) {
@@ -830,6 +845,7 @@ static const VMStateDescription rtl8168_vmstate = {
 
 static const Property rtl8168_properties[] = {
     DEFINE_NIC_PROPERTIES(RTL8168State, conf),
+    DEFINE_PROP_BOOL("x-pme", RTL8168State, pme, false),
 };
 
 static void rtl8168_instance_init(Object *obj)

@@ -36,6 +36,9 @@ NICS = {
     "virtio": "virtio-net-pci,speed=1000,duplex=full",
 }
 MAC = "52:54:00:81:68:01"
+# --iommu: where the NIC sits (q35: bus 0 has the root port rp1, the firmware numbers its
+# secondary bus 1); the IOMMU's fault records and translation state name it so
+NIC_BDF = "01:00.0"
 BYTES_RE = re.compile(r"^[0-9]+[KMG]?$")
 
 
@@ -81,6 +84,7 @@ class Spec:
     timeout: int = None
     out: str = None
     verbose: bool = False
+    iommu: bool = False
 
 
 def append_line(s, ports, net_env, env=os.environ):
@@ -94,6 +98,9 @@ def append_line(s, ports, net_env, env=os.environ):
         a += f" rtl8168.peer={net_env['guest_peer']} rtl8168.ip={net_env['guest_ip']}"
     # the scenarios check that r8169 names this chip (guest-tests/scenarios/common.sh)
     a += f" rtl8168.chip={chip_of(s.device_props)}"
+    if s.iommu:
+        # rtl8168.iommu=1 -> R_iommu: the scenarios assert the NIC's DMA is translated
+        a += f" {qemu.IOMMU_APPEND} rtl8168.iommu=1"
     if env.get("RTL8168_GUEST_APPEND"):
         a += " " + env["RTL8168_GUEST_APPEND"]
     return a
@@ -112,7 +119,10 @@ def command(s, img, initrd, append, tap=None, trace=(), env=os.environ, fw=None)
         args += ["-icount", qemu.ICOUNT, "-rtc", qemu.VM_RTC]
     bus = None
     if s.machine == "q35":
-        args += ["-M", "q35", "-device", "pcie-root-port,id=rp1,chassis=1,slot=1"]
+        args += ["-M", "q35"]
+        if s.iommu:
+            args += qemu.iommu_args()   # before the devices it translates
+        args += ["-device", "pcie-root-port,id=rp1,chassis=1,slot=1"]
         bus = "rp1"
     else:
         args += ["-M", "pc"]
@@ -145,7 +155,13 @@ def validate(s):
     if s.device_props and not qemu.PROPS_RE.match(s.device_props):
         raise HarnessError("--device-props needs key=value[,key=value...] without spaces, "
                            "e.g. timing=off")
-    qemu.image(s.kernel)
+    _, info = qemu.image(s.kernel)
+    if s.iommu and s.machine != "q35":
+        raise HarnessError("--iommu needs --machine q35 (intel-iommu is a q35 device)")
+    if s.iommu and info.get("package") == "tree":
+        raise HarnessError(f"--iommu: the image {s.kernel} is a kernel tree built from "
+                           f"guest-tests/kernel/guest.config, which leaves the IOMMU out; use a "
+                           f"Debian kernel (6.1, 6.12, latest)")
     s.qemu = qemu.binary(s.qemu)
     qemu.check_binary(s.qemu, need_rtl8168=(s.nic == "rtl8168"))
     h = host_header(sfile)
@@ -172,6 +188,8 @@ def validate(s):
     if h.get("action") == "faults" and s.nic != "rtl8168":
         raise HarnessError(f"scenario {s.scenario} injects faults through the rtl8168 model's "
                            f"properties: --nic rtl8168 only")
+    if h.get("iommu") not in (None, "clean", "faults-allowed"):
+        raise HarnessError(f"{sfile.name}: host line iommu={h['iommu']} (clean, faults-allowed)")
     return h, counts, h.get("action") or "", trace
 
 
@@ -268,12 +286,12 @@ def run(s, say=_say):
             f.unlink(missing_ok=True)
     r = Run(out)
     try:
-        return _run(s, r, counts, action, trace, say)
+        return _run(s, r, counts, action, trace, say, h.get("iommu") or "clean")
     finally:
         r.close()
 
 
-def _run(s, r, counts, action, trace, say):
+def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
     out = r.out
     t0 = time.monotonic()
     net_env = {"listen": "127.0.0.1", "guest_peer": "10.0.2.2", "guest_ip": ""}
@@ -322,10 +340,13 @@ def _run(s, r, counts, action, trace, say):
         return vm
 
     say(f"{s.kernel} {s.scenario} on {s.nic}{',' + s.device_props if s.device_props else ''} "
-        f"({s.machine}, {s.net}, {s.accel}{', icount' if s.icount else ''}), logs in {out}, "
+        f"({s.machine}{', intel-iommu' if s.iommu else ''}, {s.net}, {s.accel}"
+        f"{', icount' if s.icount else ''}), logs in {out}, "
         f"monitor {r.mon(1)}")
     vm = start_qemu(1)
     inst, acted = 1, ""
+    watch = qemu.FaultWatch() if s.iommu else None
+    stopped_on_fault = False
     deadline = launch.Deadline(s.timeout)
     end, host_fail = None, None   # host_fail: an Outcome (FAIL or TIMEOUT) of the host's own
     while True:
@@ -346,6 +367,14 @@ def _run(s, r, counts, action, trace, say):
             break
         if deadline.expired():
             host_fail = Outcome(Kind.TIMEOUT, f"no VERDICT within {s.timeout}s")
+            break
+        if watch is not None and iommu_policy != "faults-allowed" and \
+                watch.poll(out.glob("qemu-*.log")):
+            # the run has failed already (a device DMA fault); a driver that lost its RX
+            # buffer this way would otherwise only end at the timeout
+            time.sleep(1)   # let QEMU log the faults that follow at once
+            host_fail = Outcome(Kind.FAIL, "")
+            stopped_on_fault = True
             break
         if action == "link-flap" and not acted and c.has_step(s.scenario, "transfer-running"):
             time.sleep(0.5)
@@ -448,13 +477,23 @@ def _run(s, r, counts, action, trace, say):
               f"{out}/qemu-N.log)")
 
     name = f"{s.scenario} {s.kernel} {s.nic}"
+    dma = None
+    if s.iommu:
+        dma = qemu.dma_report(sorted(out.glob("qemu-*.log")))
+        print(f"HOST iommu {dma.summary()}; {NIC_BDF} translated="
+              f"{int(bool(dma.translated.get(NIC_BDF)))} (QEMU: {out}/qemu-N.log)")
 
     def verdict(o):
         o.wall_s = wall
+        if dma is not None and dma.faults and o.kind is not Kind.PASS \
+                and "IOMMU DMA fault" not in o.reason:
+            o.reason += f"; {dma.summary()}"   # a failed run names its DMA faults too
         print(protocol.verdict_line(o.kind, s.scenario, s.kernel, s.nic, o.reason, wall),
               flush=True)
         return o
 
+    if stopped_on_fault:
+        host_fail.reason = f"{dma.summary()} (the run was stopped 1 s after the first)"
     if host_fail is not None:
         print("--- console tail")
         for l in console.splitlines()[-30:]:
@@ -478,7 +517,20 @@ def _run(s, r, counts, action, trace, say):
         return verdict(Outcome(Kind.FAIL, "the guest never asked for a fault"))
     if action == "migrate" and acted != "migrated":
         return verdict(Outcome(Kind.FAIL, "the host never migrated"))
+    if dma is not None:
+        if dma.faults and iommu_policy != "faults-allowed":
+            # a stock driver's device must never fault: each one is a DMA to memory the
+            # driver did not map (or no longer maps) for it
+            return verdict(Outcome(Kind.FAIL, dma.summary()))
+        if dma.untranslated([NIC_BDF]):
+            return verdict(Outcome(Kind.FAIL, f"--iommu: QEMU never translated the NIC's "
+                                              f"DMA ({NIC_BDF}; the guest did not enable DMA "
+                                              f"remapping for it)"))
     (out / "migration.state").unlink(missing_ok=True)   # large; kept only when the run failed
+    if dma is not None and dma.faults:   # faults-allowed (hostile): named, not judged
+        return verdict(Outcome(Kind.PASS, f"{end.end.reason} ({dma.summary()}; allowed: the "
+                                          f"scenario's guest program programs the device "
+                                          f"itself)"))
     return verdict(Outcome(Kind.PASS, end.end.reason))
 
 
@@ -584,6 +636,10 @@ def parser():
                     help="give up after SEC seconds of wall time (default from the scenario)")
     ap.add_argument("--out", metavar="DIR",
                     help="keep logs there (default build/runs/<kernel>-<scenario>-<nic>-<time>)")
+    ap.add_argument("--iommu", action="store_true",
+                    help="run behind QEMU's intel-iommu (DMA remapping, guest: " +
+                         qemu.IOMMU_APPEND + "): any DMA fault of the device FAILs the run and "
+                         "is counted in the verdict (q35 only; docs/GUEST.md)")
     ap.add_argument("--verbose", action="store_true", help="echo the guest console while it runs")
     return ap
 
@@ -597,7 +653,7 @@ def main(argv):
              device_props=a.device_props, machine=a.machine, accel=a.accel, icount=a.icount,
              net=a.net, bytes=a.bytes, qemu=a.qemu, peer=a.peer,
              timeout=int(a.timeout) if a.timeout is not None else None, out=a.out,
-             verbose=a.verbose)
+             verbose=a.verbose, iommu=a.iommu)
 
     def on_term(signum, frame):
         raise SystemExit(130)

@@ -59,6 +59,7 @@ class Spec:
     verbose: bool = False
     qemu: str = None                           # None: $RTL8168_QEMU or build/qemu/...
     initrd_append: list = None                 # None: $RTL8168_INITRD_APPEND
+    iommu: bool = False                        # --iommu: both NICs behind intel-iommu
 
     def command_args(self):
         """The equivalent scripts/run-lab arguments (for reproduce-cmd.txt)."""
@@ -74,6 +75,8 @@ class Spec:
         if self.rr:
             a += [f"--{self.rr}", str(self.rrfile)]
         a += ["--timeout", f"{self.timeout:g}"]
+        if self.iommu:
+            a += ["--iommu"]
         return a
 
 
@@ -93,6 +96,7 @@ class LabRun:
         self.report = ""
         self.twice_diff = []
         self.second = None
+        self.dma = None         # --iommu: qemu.DmaReport of the run (None without --iommu)
 
     @property
     def status(self):
@@ -112,7 +116,7 @@ class LabRun:
         return {"status": str(self.kind), "reason": self.reason, "results": self.results,
                 "trace_hash": self.trace_hash, "trace_events": self.trace_events,
                 "inputs": self.inputs, "wall_s": round(self.wall_s, 1),
-                "out_dir": self.out_dir}
+                "out_dir": self.out_dir, "iommu": self.dma.to_dict() if self.dma else None}
 
 
 # ---- checks ---------------------------------------------------------------------------------
@@ -153,6 +157,10 @@ def validate(s):
     if s.rr == "replay" and not Path(s.rrfile).is_file():
         raise HarnessError(f"--replay: no file {s.rrfile}")
     _, info = qemu.image(s.kernel)
+    if s.iommu and info.get("package") == "tree":
+        raise HarnessError(f"--iommu: the image {s.kernel} is a kernel tree built from "
+                           f"guest-tests/kernel/guest.config, which leaves the IOMMU out; use a "
+                           f"Debian kernel (6.1, 6.12, latest)")
     if not info.get("release"):
         raise HarnessError(f"build/guest/{s.kernel}/info has no release=")
     return info["release"]
@@ -251,9 +259,12 @@ def command(s, img, initrd, console, dut_props, partner_props, rrfile=None):
     append = ["console=ttyS0", "panic=-1", "loglevel=4", "nokaslr", f"lab.case={s.case}",
               f"lab.driver={s.dut_driver}"]
     append += [f"lab.{k}={v}" for k, v in s.args.items()]
+    if s.iommu:
+        append += [qemu.IOMMU_APPEND, "lab.iommu=1"]
     return [qemu.binary(s.qemu), "-M", "q35", "-smp", "1", "-m", "512", "-nodefaults",
             "-no-shutdown", "-display", "none", "-accel", "tcg,thread=single",
             "-icount", qemu.icount(s.rr, rrfile), "-rtc", qemu.VM_RTC, *qemu.firmware_args(),
+            *(qemu.iommu_args() if s.iommu else []),   # before the devices it translates
             "-device", "pcie-root-port,id=rp1,chassis=1,slot=1",
             "-device", "pcie-root-port,id=rp2,chassis=2,slot=2",
             "-netdev", "hubport,id=hp1,hubid=0",
@@ -353,7 +364,8 @@ def _run(s, res, out, work, krel, extras, progs, say):
             + (f" props={dut_props[1:]}" if dut_props else "")
             + (f" partner-props={partner_props[1:]}" if partner_props else "")
             + "".join(f" {k}={v}" for k, v in s.args.items())
-            + (f" rr={s.rr}" if s.rr else ""))
+            + (f" rr={s.rr}" if s.rr else "")
+            + (" iommu" if s.iommu else ""))
     say(f"{desc}; logs in {out}")
     deadline = launch.Deadline(s.timeout)
     vm = launch.Qemu(cmd, out / "qemu.log", qmp_stdio=True)
@@ -374,6 +386,9 @@ def _run(s, res, out, work, krel, extras, progs, say):
         else:
             kind = c.end.kind
             reason = "" if kind is Kind.PASS else (c.end.reason or "the guest said FAIL")
+    if s.iommu:
+        res.dma = qemu.dma_report([out / "qemu.log"])
+        kind, reason = judge_dma(kind, reason, res.dma)
     res.kind, res.reason = kind, reason
     res.result_lines = list(c.results)
     res.results = [protocol.parse_kv(l[len("RESULT "):]) for l in c.results]
@@ -388,6 +403,10 @@ def _run(s, res, out, work, krel, extras, progs, say):
     lines = [f"HOST trace-hash dut={hashes.get('dut', '?')} partner={hashes.get('partner', '?')} "
              f"events={events.get('dut', '?')},{events.get('partner', '?')}",
              f"HOST inputs={res.inputs}"]
+    if res.dma is not None:
+        lines.append(f"HOST iommu {res.dma.summary()}; translated "
+                     + " ".join(f"{n}({b})={int(bool(res.dma.translated.get(b)))}"
+                                for n, b in NIC_BDFS.items()))
     lines += c.results
     # PASS comes only from the guest's end line; FAIL/TIMEOUT/ERROR carry the reason
     lines.append(protocol.end_line(kind, s.case, c.end.reason if kind is Kind.PASS else reason))
@@ -401,6 +420,25 @@ def _run(s, res, out, work, krel, extras, progs, say):
                          if "is not connected to host network" not in l)
         if qerr:
             say("qemu.log:\n  " + qerr.replace("\n", "\n  "))
+
+
+# --iommu: where the NICs sit (rp1 -> bus 1, rp2 -> bus 2, as the firmware numbers them)
+NIC_BDFS = {"dut": "01:00.0", "partner": "02:00.0"}
+
+
+def judge_dma(kind, reason, dma):
+    """--iommu: a run whose NICs took any IOMMU DMA fault FAILs with the count named (a stock
+    driver never lets its device touch memory it did not map for it); a run in which QEMU
+    did not translate both NICs' DMA FAILs too (the guest did not turn DMA remapping on)."""
+    if kind is Kind.PASS and dma.faults:
+        return Kind.FAIL, dma.summary()
+    if kind is Kind.PASS and dma.untranslated(NIC_BDFS.values()):
+        return Kind.FAIL, (f"--iommu: QEMU never translated the DMA of "
+                           f"{', '.join(dma.untranslated(NIC_BDFS.values()))} (the guest did "
+                           f"not enable DMA remapping for it)")
+    if kind is not Kind.PASS and dma.faults and "IOMMU DMA fault" not in reason:
+        return kind, (reason + "; " if reason else "") + dma.summary()
+    return kind, reason
 
 
 def _watch(s, vm, con, deadline, out):

@@ -10,6 +10,9 @@
   kernel_name(spec)     the build/guest/<name> of a --kernel value (latest -> its series, a kernel
                         tree PATH -> tree-<hash>, its image built by scripts/build-guest)
   image(kernel)         build/guest/<K>/{vmlinux,initramfs.cpio,info} (scripts/build-guest)
+  iommu_args()          --iommu: QEMU's intel-iommu (DMA remapping) and the trace events that
+                        count device DMA faults; IOMMU_APPEND is the guest's side
+  dma_report(texts)     --iommu: the DMA faults and translated devices of a run's QEMU logs
 """
 import os
 import re
@@ -144,3 +147,140 @@ def initrd(base, extras, dest):
 def quote(cmd):
     """A command line as one printable line (for qemu.cmdline files)."""
     return " ".join(f"'{c}'" if " " in c else c for c in cmd)
+
+
+# ---- --iommu: the NIC's DMA behind QEMU's intel-iommu (docs/GUEST.md "DMA behind an IOMMU") ---
+# intel-iommu must be created before the PCI devices it translates (QEMU resolves a device's
+# DMA address space at realize), so iommu_args() goes before the root ports. intremap=on as on
+# real VT-d platforms (MSIs are then remapped: /proc/interrupts shows IR-PCI-MSI); caching-mode
+# and device-iotlb are for assigned devices and ATS and not needed by an emulated NIC.
+IOMMU_DEVICE = "intel-iommu,intremap=on"
+# iommu.strict=1: every dma_unmap invalidates the IOTLB at once (no flush queue), so a buffer
+# the chip still owns faults on its next access; iommu.passthrough=0: translated, not identity
+IOMMU_APPEND = "intel_iommu=on iommu.strict=1 iommu.passthrough=0"
+# vtd_dmar_fault: every DMA remapping fault the IOMMU records (QEMU hw/i386/intel_iommu.c
+# vtd_report_dmar_fault); vtd_fault_disabled: one the context entry suppressed (FPD);
+# vtd_switch_address_space: which devices' DMA is translated; rtl8168_dma_error: every DMA
+# transaction the shim saw refused (also with bus mastering off, which is no IOMMU fault)
+IOMMU_TRACE = ("vtd_dmar_fault", "vtd_fault_disabled", "vtd_switch_address_space",
+               "rtl8168_dma_error")
+VTD_FAULT_REASONS = {1: "root entry not present", 2: "context entry not present",
+                     3: "invalid context entry", 4: "address beyond MGAW",
+                     5: "no write permission", 6: "no read permission",
+                     7: "invalid paging entry"}
+_FAULT_RE = re.compile(r"(?:^|[ :])vtd_dmar_fault sid 0x([0-9a-fA-F]+) fault (\d+) "
+                       r"addr 0x([0-9a-fA-F]+) write (\d)")
+_SWITCH_RE = re.compile(r"(?:^|[ :])vtd_switch_address_space Device "
+                        r"([0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]+) .*enabled=(\d)")
+_FPD_RE = re.compile(r"(?:^|[ :])vtd_fault_disabled ")
+_REFUSED_RE = re.compile(r"(?:^|[ :])rtl8168_dma_error ")
+
+
+def iommu_args():
+    return ["-device", IOMMU_DEVICE, *[x for t in IOMMU_TRACE for x in ("-trace", t)]]
+
+
+def sid_bdf(sid):
+    """A PCI requester id (bus << 8 | devfn) as bus:slot.fn."""
+    return f"{sid >> 8:02x}:{(sid >> 3) & 0x1f:02x}.{sid & 7:x}"
+
+
+class DmaReport:
+    """What QEMU's log says about DMA under --iommu.
+    faults        DMA remapping faults the IOMMU recorded (vtd_dmar_fault), all devices
+    by_device     {bdf: count} of those
+    suppressed    faults suppressed by a context entry's FPD bit (vtd_fault_disabled)
+    refused       DMA transactions the rtl8168 shim saw refused (rtl8168_dma_error)
+    translated    {bdf: bool}: whether QEMU translated the device's DMA at some point (the
+                  guest's shutdown turns translation off again, so the last state says nothing)
+    first         the first fault, as text ('' when none)"""
+
+    def __init__(self):
+        self.faults = 0
+        self.by_device = {}
+        self.suppressed = 0
+        self.refused = 0
+        self.translated = {}
+        self.first = ""
+
+    def add_text(self, text):
+        for line in text.splitlines():
+            m = _FAULT_RE.search(line)
+            if m:
+                sid, reason, addr, write = (int(m.group(1), 16), int(m.group(2)),
+                                            int(m.group(3), 16), m.group(4) == "1")
+                bdf = sid_bdf(sid)
+                self.faults += 1
+                self.by_device[bdf] = self.by_device.get(bdf, 0) + 1
+                if not self.first:
+                    self.first = (f"{bdf} DMA {'write' if write else 'read'} of 0x{addr:x}: "
+                                  f"{VTD_FAULT_REASONS.get(reason, f'fault reason {reason}')}")
+                continue
+            m = _SWITCH_RE.search(line)
+            if m:
+                self.translated[m.group(1)] = self.translated.get(m.group(1), False) or \
+                    m.group(2) == "1"
+            elif _FPD_RE.search(line):
+                self.suppressed += 1
+            elif _REFUSED_RE.search(line):
+                self.refused += 1
+        return self
+
+    def summary(self):
+        """One line: 'N IOMMU DMA faults (...)' or 'no IOMMU DMA fault'."""
+        if self.faults or self.suppressed:
+            per = ", ".join(f"{k}: {v}" for k, v in sorted(self.by_device.items()))
+            s = (f"{self.faults} IOMMU DMA fault{'s' if self.faults != 1 else ''} "
+                 f"(vtd_dmar_fault; {per or 'none recorded'}; first: {self.first or '-'})")
+            if self.suppressed:
+                s += f", {self.suppressed} suppressed by FPD"
+        else:
+            s = "no IOMMU DMA fault"
+        return s + f"; {self.refused} DMA transaction{'s' if self.refused != 1 else ''} " \
+                   f"refused to the rtl8168 (rtl8168_dma_error)"
+
+    def untranslated(self, bdfs):
+        """The devices among bdfs whose DMA QEMU never translated during the run."""
+        return [b for b in bdfs if not self.translated.get(b)]
+
+    def to_dict(self):
+        return {"faults": self.faults, "by_device": dict(self.by_device),
+                "suppressed": self.suppressed, "refused": self.refused,
+                "translated": dict(self.translated), "first": self.first}
+
+
+class FaultWatch:
+    """Counts vtd_dmar_fault lines in growing QEMU logs while a run goes on (reads only what
+    was appended since the last poll), so a run that has already failed can stop early."""
+
+    def __init__(self):
+        self.offsets = {}
+        self.partial = {}
+        self.faults = 0
+
+    def poll(self, paths):
+        for p in paths:
+            p = Path(p)
+            try:
+                with open(p, "rb") as f:
+                    f.seek(self.offsets.get(p, 0))
+                    data = f.read()
+            except OSError:
+                continue
+            self.offsets[p] = self.offsets.get(p, 0) + len(data)
+            text = self.partial.get(p, "") + data.decode(errors="replace")
+            lines = text.split("\n")
+            self.partial[p] = lines.pop()
+            self.faults += sum(1 for line in lines if _FAULT_RE.search(line))
+        return self.faults
+
+
+def dma_report(paths):
+    """DmaReport of QEMU log files (missing files count as empty)."""
+    r = DmaReport()
+    for p in paths:
+        try:
+            r.add_text(Path(p).read_text(errors="replace"))
+        except OSError:
+            pass
+    return r

@@ -389,6 +389,92 @@ class QemuCommand(Tmp):
                                                 "trace": "a,b", "action": "migrate"})
 
 
+class Iommu(Tmp):
+    """--iommu: the command lines and the DMA fault count from QEMU's trace lines."""
+
+    # trace lines as QEMU's log backend prints them, with and without -msg timestamp=on
+    LOG = textwrap.dedent("""\
+        vtd_switch_address_space Device 00:02.0 switching address space (iommu enabled=1)
+        1234@1733390000.000001:vtd_switch_address_space Device 01:00.0 switching address space (iommu enabled=0)
+        vtd_switch_address_space Device 01:00.0 switching address space (iommu enabled=1)
+        vtd_switch_address_space Device 02:00.0 switching address space (iommu enabled=1)
+        rtl8168_dma_error read addr 0x1000 len 16 failed (MemTxResult 0x2)
+        1234@1733390000.000002:vtd_dmar_fault sid 0x100 fault 6 addr 0x7ffff000 write 0
+        rtl8168_dma_error read addr 0x7ffff000 len 16 failed (MemTxResult 0x2)
+        vtd_dmar_fault sid 0x100 fault 5 addr 0x7fffe000 write 1
+        vtd_dmar_fault sid 0x208 fault 5 addr 0x1000 write 1
+        vtd_fault_disabled Fault processing disabled for context entry
+        vtd_switch_address_space Device 01:00.0 switching address space (iommu enabled=0)
+        x_vtd_dmar_fault sid 0x100 fault 5 addr 0x1 write 1
+        """)
+
+    def test_report(self):
+        (self.tmp / "qemu-1.log").write_text(self.LOG)
+        r = qemu.dma_report([self.tmp / "qemu-1.log", self.tmp / "missing.log"])
+        self.assertEqual(r.faults, 3)
+        self.assertEqual(r.by_device, {"01:00.0": 2, "02:01.0": 1})
+        self.assertEqual(r.suppressed, 1)
+        self.assertEqual(r.refused, 2)
+        self.assertEqual(r.first, "01:00.0 DMA read of 0x7ffff000: no read permission")
+        self.assertEqual(r.untranslated(["01:00.0", "02:00.0", "03:00.0"]), ["03:00.0"])
+        self.assertTrue(r.summary().startswith("3 IOMMU DMA faults (vtd_dmar_fault; "
+                                               "01:00.0: 2, 02:01.0: 1; first: 01:00.0"))
+        self.assertIn("1 suppressed by FPD; 2 DMA transactions refused", r.summary())
+        clean = qemu.DmaReport().add_text("vtd_switch_address_space Device 01:00.0 switching "
+                                          "address space (iommu enabled=1)\n")
+        self.assertEqual(clean.summary(), "no IOMMU DMA fault; 0 DMA transactions refused to "
+                                          "the rtl8168 (rtl8168_dma_error)")
+        self.assertEqual(clean.untranslated(["01:00.0"]), [])
+
+    def test_fault_watch_reads_what_was_appended(self):
+        f = self.tmp / "qemu-1.log"
+        f.write_text("vtd_dmar_fault sid 0x100 fault 5 addr 0x10 write 1\nvtd_dmar_fa")
+        w = qemu.FaultWatch()
+        self.assertEqual(w.poll([f, self.tmp / "qemu-2.log"]), 1)
+        with open(f, "a") as fh:   # the half-written line completes
+            fh.write("ult sid 0x100 fault 5 addr 0x10 write 1\nrtl8168_dma_error x\n")
+        self.assertEqual(w.poll([f]), 2)
+        self.assertEqual(w.poll([f]), 2)
+
+    def test_lab_judges_faults(self):
+        r = qemu.DmaReport().add_text(self.LOG)
+        kind, why = lab.judge_dma(Kind.PASS, "", r)
+        self.assertIs(kind, Kind.FAIL)
+        self.assertTrue(why.startswith("3 IOMMU DMA faults"), why)
+        # a run that failed anyway keeps its reason and names the faults too
+        kind, why = lab.judge_dma(Kind.FAIL, "ping 10.9.0.2", r)
+        self.assertEqual((kind, why.split(";")[0]), (Kind.FAIL, "ping 10.9.0.2"))
+        self.assertIn("3 IOMMU DMA faults", why)
+        ok = qemu.DmaReport().add_text("vtd_switch_address_space Device 01:00.0 switching "
+                                       "address space (iommu enabled=1)\n")
+        self.assertEqual(lab.judge_dma(Kind.PASS, "", ok)[0], Kind.FAIL)   # 02:00.0 untranslated
+        ok.add_text("vtd_switch_address_space Device 02:00.0 switching address space "
+                    "(iommu enabled=1)\n")
+        self.assertEqual(lab.judge_dma(Kind.PASS, "", ok), (Kind.PASS, ""))
+
+    def test_command_lines(self):
+        s = guest.Spec(kernel="6.1", scenario="smoke", bytes="64M", net="user", iommu=True)
+        ap = guest.append_line(s, {}, {}, env={})
+        self.assertTrue(ap.endswith(" rtl8168.chip=8168c intel_iommu=on iommu.strict=1 "
+                                    "iommu.passthrough=0 rtl8168.iommu=1"), ap)
+        cmd = guest.command(s, Path("/img"), "/i", ap, env={"RTL8168_QEMU": "/q"}, fw=[])
+        i = cmd.index("intel-iommu,intremap=on")
+        # created before the root port and the NIC it translates
+        self.assertLess(i, cmd.index("pcie-root-port,id=rp1,chassis=1,slot=1"))
+        self.assertEqual([cmd[j + 1] for j, x in enumerate(cmd) if x == "-trace"],
+                         list(qemu.IOMMU_TRACE))
+        plain = guest.command(guest.Spec(kernel="6.1", scenario="smoke", bytes="1M", net="user"),
+                              Path("/img"), "/i", "x", env={"RTL8168_QEMU": "/q"}, fw=[])
+        self.assertNotIn("intel-iommu,intremap=on", plain)
+        ls = lab.Spec(kernel="6.1", case="ping", iommu=True)
+        lc = lab.command(ls, Path("/img"), "/w/i.cpio", "/o/c.log", "", "")
+        self.assertLess(lc.index("intel-iommu,intremap=on"),
+                        lc.index("pcie-root-port,id=rp1,chassis=1,slot=1"))
+        self.assertIn("intel_iommu=on iommu.strict=1 iommu.passthrough=0 lab.iommu=1",
+                      lc[lc.index("-append") + 1])
+        self.assertEqual(ls.command_args()[-1], "--iommu")
+
+
 class KernelPackage(unittest.TestCase):
     def apt(self, answers):
         return lambda *args: answers.get(args, "")

@@ -81,7 +81,7 @@ def writable_parent(path, what):
     return p
 
 
-def run_entries(prog, names, kernel, module, out, baselines, quiet=False):
+def run_entries(prog, names, kernel, module, out, baselines, quiet=False, iommu=False):
     """Run the entries one after the other (one guest at a time), printing each verdict line."""
     ov = driver.overlay(module, kernel)
     results = []
@@ -90,7 +90,8 @@ def run_entries(prog, names, kernel, module, out, baselines, quiet=False):
         shutil.rmtree(d, ignore_errors=True)
         say(prog, f"{name} ({matrix.kind(name)}) on {kernel} with {module.label} ...")
         r = runner.run_entry(name, kernel, module, ov, d, baselines, peer_path(),
-                             log=(lambda m: None) if quiet else (lambda m: say(prog, m)))
+                             log=(lambda m: None) if quiet else (lambda m: say(prog, m)),
+                             iommu=iommu)
         results.append(r)
         print(report.verdict_line(r), flush=True)
         say(prog, f"{name}: {r['status']} in {r['wall_s']:.0f} s")

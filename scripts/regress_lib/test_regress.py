@@ -31,7 +31,8 @@ UNIT_ONLY = os.environ.get("RTL8168_REGRESS_UNIT_ONLY") == "1"
 class Shard(unittest.TestCase):
     def test_every_entry_exactly_once(self):
         names = matrix.select(None, "r8169")
-        self.assertEqual(len(names), 11)  # 6 guest scenarios + 4 episodes + the frames check
+        # 6 guest scenarios + 5 episodes (dma-after-close: r8169 only) + the frames check
+        self.assertEqual(len(names), 12)
         for n in range(1, 12):
             got = [x for i in range(1, n + 1) for x in matrix.shard(names, i, n)]
             self.assertEqual(sorted(got), sorted(names), n)
@@ -51,17 +52,21 @@ class Shard(unittest.TestCase):
 class Select(unittest.TestCase):
     def test_groups_and_names(self):
         self.assertEqual(matrix.select("lab", "r8169"),
-                         ["dma-burst", "frames", "msi-lost-irq", "offload-latency",
-                          "txpoll-stall"])
+                         ["dma-after-close", "dma-burst", "frames", "msi-lost-irq",
+                          "offload-latency", "txpoll-stall"])
         self.assertEqual(matrix.select("smoke,txpoll-stall,smoke", "r8169"),
                          ["smoke", "txpoll-stall"])
-        self.assertEqual(matrix.select(None, "rtl8168sim"), matrix.select("lab", "r8169"))
+        # dma-after-close needs r8169's Wake-on-LAN paths: not in rtl8168sim's matrix
+        self.assertEqual(matrix.select(None, "rtl8168sim"),
+                         [n for n in matrix.select("lab", "r8169") if n != "dma-after-close"])
 
     def test_unknown(self):
         with self.assertRaisesRegex(BadInput, "unknown scenario 'nope'"):
             matrix.select("smoke,nope", "r8169")
         with self.assertRaisesRegex(BadInput, "does not apply to rtl8168sim"):
             matrix.select("smoke", "rtl8168sim")
+        with self.assertRaisesRegex(BadInput, "does not apply to rtl8168sim"):
+            matrix.select("dma-after-close", "rtl8168sim")
 
     def test_scenario_files_exist(self):
         for n in matrix.GUEST:

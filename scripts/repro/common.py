@@ -19,7 +19,10 @@ fix and is expected CLEAN). `ctx` is a common.Context:
                       lab run is made by ctx.lab itself)
     ctx.twice         bool (informational: ctx.lab already runs each case twice and compares)
     ctx.log(msg)      progress message to stderr
-    ctx.lab(case, dut_driver, params="", args=None, props="", timeout=None, tag=None)
+    ctx.iommu         bool: the lab runs behind intel-iommu (reproduce/regress --iommu, or the
+                      episode's IOMMU = True)
+    ctx.lab(case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
+            iommu=None, initrd_append=None)
                       -> lab.LabResult
         case        guest-tests/lab/<case>.sh
         dut_driver  "rtl8168sim" | "r8169"
@@ -27,6 +30,9 @@ fix and is expected CLEAN). `ctx` is a common.Context:
         args        dict {k: v} -> run-lab --arg k=v (LAB_k in the guest)
         props       extra -device properties for the DUT, "key=val,key=val"
         tag         name of the run directory (default: derived from the arguments)
+        iommu       None: ctx.iommu; True/False: this run behind intel-iommu or not
+        initrd_append  newc archives appended for this run (e.g. an episode's patched r8169,
+                    regress_lib.driver.overlay), after any the caller appends itself
 
     lab.LabResult fields:
         ok          True when the guest printed VERDICT PASS <case> ...
@@ -41,6 +47,8 @@ fix and is expected CLEAN). `ctx` is a common.Context:
         wall_s      host wall time of the run
         out_dir     the run's directory (console.log, qemu.cmdline, run-lab.txt)
         twice_diff  list of str: differences between the two runs when --twice (else [])
+        dma         with iommu: lablib.qemu.DmaReport (.faults, .by_device, .refused,
+                    .summary()); an IOMMU DMA fault makes the run FAIL; None without iommu
 
 run() returns one dict per case, built with common.case():
 
@@ -73,16 +81,24 @@ DRIVERS = ("old", "fixed", "stock")
 
 
 class Context:
-    def __init__(self, kernel, out, lab_fn, twice=False, verbose=False):
+    def __init__(self, kernel, out, lab_fn, twice=False, verbose=False, iommu=False):
         self.kernel = kernel
+        self.iommu = iommu
         self.out = out
         self.twice = twice
         self.verbose = verbose
         self._lab = lab_fn
 
-    def lab(self, case, dut_driver, params="", args=None, props="", timeout=None, tag=None):
+    def lab(self, case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
+            iommu=None, initrd_append=None):
+        kw = {}
+        # only when asked for, so a lab_fn without these keywords keeps working
+        if iommu is not None or self.iommu:
+            kw["iommu"] = self.iommu if iommu is None else iommu
+        if initrd_append:
+            kw["initrd_append"] = list(initrd_append)
         return self._lab(case, dut_driver, params=params, args=args or {}, props=props,
-                         timeout=timeout, tag=tag)
+                         timeout=timeout, tag=tag, **kw)
 
     def log(self, msg):
         print(f"reproduce: {msg}", file=sys.stderr, flush=True)

@@ -3,13 +3,15 @@
 same launcher as scripts/run-lab) and compare two runs.
 
     res = run_lab(repo, kernel, case, dut_driver, params="", args=None, props="",
-                  out_dir=path, timeout=300, twice=False, log=print, initrd_append=None)
+                  out_dir=path, timeout=300, twice=False, log=print, initrd_append=None,
+                  iommu=False)
 
 res is a lablib.lab.LabRun (LabResult here): res.status / res.kind is the result kind (PASS,
 FAIL, TIMEOUT, ERROR: lablib.result.Kind), res.ok is True for PASS. With twice=True the run is
 repeated in <out_dir>-2 and the trace hashes, trace event counts and every RESULT field are
 compared; differences land in res.twice_diff. initrd_append: newc archives appended after the
-overlay (None: $RTL8168_INITRD_APPEND; scripts/regress passes its module under test)."""
+overlay (None: $RTL8168_INITRD_APPEND; scripts/regress passes its module under test); iommu:
+both NICs behind intel-iommu (res.dma counts the DMA faults; any fault makes the run FAIL)."""
 import sys
 from pathlib import Path
 
@@ -21,11 +23,11 @@ LabResult = lablab.LabRun
 
 
 def _one(repo, kernel, case, dut_driver, params, args, props, out_dir, timeout, log,
-         initrd_append=None, qemu=None):
+         initrd_append=None, qemu=None, iommu=False):
     spec = lablab.Spec(kernel=kernel, case=case, dut_driver=dut_driver, params=params,
                        dut_props=props,
                        args={k: str(v) for k, v in (args or {}).items()}, timeout=timeout,
-                       initrd_append=initrd_append, qemu=qemu)
+                       initrd_append=initrd_append, qemu=qemu, iommu=iommu)
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     msgs = []
     res = lablab.run(spec, out_dir, say=msgs.append)
@@ -35,7 +37,8 @@ def _one(repo, kernel, case, dut_driver, params, args, props, out_dir, timeout, 
         " ".join([str(Path(repo) / "scripts" / "run-lab"), *spec.command_args(),
                   "--out", str(out_dir)]) + "\n")
     log(f"  {case} dut={dut_driver}{' ' + params if params else ''}"
-        f"{' ' + props if props else ''}: {res.status} in {res.wall_s:.0f} s"
+        f"{' ' + props if props else ''}{' iommu' if iommu else ''}: {res.status} in "
+        f"{res.wall_s:.0f} s"
         f" (hash dut={res.trace_hash.get('dut', '?')})")
     return res
 
@@ -63,12 +66,12 @@ def compare(a, b):
 
 
 def run_lab(repo, kernel, case, dut_driver, params="", args=None, props="", out_dir=None,
-            timeout=300, twice=False, log=print, initrd_append=None, qemu=None):
+            timeout=300, twice=False, log=print, initrd_append=None, qemu=None, iommu=False):
     res = _one(repo, kernel, case, dut_driver, params, args, props, out_dir, timeout, log,
-               initrd_append, qemu)
+               initrd_append, qemu, iommu)
     if twice:
         second = _one(repo, kernel, case, dut_driver, params, args, props,
-                      Path(str(out_dir) + "-2"), timeout, log, initrd_append, qemu)
+                      Path(str(out_dir) + "-2"), timeout, log, initrd_append, qemu, iommu)
         res.second = second
         res.twice_diff = compare(res, second)
         if res.twice_diff:
