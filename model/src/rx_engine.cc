@@ -269,8 +269,16 @@ void RxEngine::on_write_done() {
   const uint32_t len = static_cast<uint32_t>(f.bytes.size());
   const uint32_t opts1 = (desc_.opts1 & desc::RingEnd) | desc::FirstFrag | desc::LastFrag |
                          f.status | (len & desc::kRxBufSizeMask);
-  // opts2 before opts1: Own is released last.
-  if (!ring_.write_back(ring_.pos(), opts1, f.opts2)) d_.stats.sys_errors++;
+  // opts2 before opts1: Own is released last. A failed write-back (a master
+  // abort, or an IOMMU refusing the write) leaves the descriptor owned by the
+  // chip: the driver never sees the frame, so it is a lost frame, reported as
+  // every failed bus-master access is (SYSErr, docs/FAULTS.md "dma-write"),
+  // and the chip keeps the slot for the next frame as it does after an RDU.
+  if (!ring_.write_back(ring_.pos(), opts1, f.opts2)) {
+    d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
+    drop_head(kDescDma);
+    return;
+  }
   d_.trace.rx_frame(len, ring_.pos(), opts1);
   d_.stats.rx_frames++;
   d_.stats.rx_bytes += len - 4;

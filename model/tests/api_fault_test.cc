@@ -123,6 +123,30 @@ TEST(ApiFault, RxWithholdDropsFramesWithRxOverflowThenDelivers) {
   EXPECT_EQ(fired(nic.host).size(), 3u);
 }
 
+// A failed RX descriptor write-back (the frame's data already written) leaves
+// the descriptor owned: the driver never sees the frame, so it is a counted
+// loss with SYSErr|RxErr, and the next frame takes the same slot.
+TEST(ApiFault, RxWriteBackFailureIsACountedLossAndTheSlotIsReused) {
+  Nic nic;
+  ASSERT_UP(nic);
+  const uint64_t slot0 = nic.drv.rx_desc_addr(0);
+  add(nic.host, "dma-write:addr=" + std::to_string(slot0) + "-" + std::to_string(slot0 + 15) +
+                    ",count=1");
+  nic.host.receive(frame_to_us(100, 1));
+  rtl8168_stats s = nic.host.stats();
+  EXPECT_EQ(s.rx_dropped_dma, 1u);
+  EXPECT_EQ(s.rx_frames, 0u);
+  EXPECT_EQ(nic.host.r16(kIntrStatus) & (kSYSErr | kRxErr), kSYSErr | kRxErr);
+  EXPECT_TRUE(nic.drv.rx_poll().empty()) << "the descriptor is still the chip's";
+  nic.host.receive(frame_to_us(100, 2));
+  s = nic.host.stats();
+  EXPECT_EQ(s.rx_frames, 1u);
+  const std::vector<RxFrame> got = nic.drv.rx_poll();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].index, 0u) << "the slot whose write-back failed is the one used next";
+  EXPECT_EQ(fired(nic.host).size(), 1u);
+}
+
 TEST(ApiFault, RxFifoOverDropsTheNthFrameWithRxFifoOver) {
   Nic nic;
   ASSERT_UP(nic);
