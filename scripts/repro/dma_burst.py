@@ -74,7 +74,7 @@ MONO_TOL = 0.015            # unlimited burst: 1.5 % (TCP/ACK timing and page-fr
                             # peak is 20-25 %)
 BENCH_TOL = 0.025           # lab vs bench at every point; a point further below its bound is
                             # not the DUT's figure. Issue 20 asks for 2 %: since the TX
-                            # descriptor prefetch (2026-12-05, 6.1) the lab sits 1.3-2.15 %
+                            # descriptor prefetch (2026-12-05, 6.1) the lab sits 1.3-2.25 %
                             # below the bench at MTU < 760 and within 1.3 % above, with the
                             # guest CPU ~45 % busy (not the CPU); the per-segment cause is not
                             # identified yet (docs/REPRODUCE.md "dma-burst"), so 2.5 % until
