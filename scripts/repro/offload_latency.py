@@ -11,7 +11,7 @@ guest segments (and, without SG, linearizes) every 64 KiB in software.
 
 Rule (constants below; docs/REPRODUCE.md): for the configuration under test X against the
 other configuration Y measured in the same boot,
-    REPRODUCED  when mean_X >= 1.10 * mean_Y  or  (stddev_X >= 1.5 * stddev_Y  and
+    REPRODUCED  when mean_X >= 1.06 * mean_Y  or  (stddev_X >= 1.5 * stddev_Y  and
                 stddev_X - stddev_Y >= 2 % of mean_Y)  (TCP_RR)
     CLEAN       otherwise.
   driver old    rtl8168sim, X = SG off, TSO off, TX csum on (the 2019 configuration, the
@@ -45,7 +45,10 @@ NAME = "offload-latency"
 DRIVERS = ("old", "fixed", "stock")
 LAB_CASE = "offload-latency"
 
-MEAN_RATIO = 1.10     # 10 % more mean latency ...
+MEAN_RATIO = 1.06     # 6 % more mean latency (since the descriptor prefetch the rise is the
+                      # software GSO alone: x1.13-1.16 on 6.12/7.2, x1.14-1.20 on 6.1, against
+                      # x0.81-0.88 in the CLEAN direction and a 3 % drift of one configuration
+                      # with its place in the boot; 1.10 left 3 % of margin on 7.2) ...
 STDDEV_RATIO = 1.5    # ... or 50 % more standard deviation: the configuration regressed,
 STDDEV_MIN_SHARE = 0.02  # when that rise is material: at least 2 % of the reference mean (the
                       # 2019 report's rise was 320 us; 6.12's stock r8169 moves a 7 us stddev
@@ -56,7 +59,10 @@ ARGS = {"count": "70", "skip": "10", "req": "65536", "resp": "64", "stream": "3M
 
 # per driver: (dut driver, combos in run order, [(case, X, Y, expected)])
 PLAN = {
-    "old": ("rtl8168sim", [OLD, "off:off:off", "on:off:on", ON],
+    # the judged pair first and back to back (as for fixed and stock): a combination measured
+    # after others in the same boot runs slower (on 7.2 SG+TSO on measured fourth: 702-706 us,
+    # measured second: 682-691 us), which moved the ratio under the rule by itself
+    "old": ("rtl8168sim", [OLD, ON, "off:off:off", "on:off:on"],
             [("sg-tso-off", OLD, ON, common.REPRODUCED)]),
     "fixed": ("rtl8168sim", [ON, OLD], [("sg-tso-on", ON, OLD, common.CLEAN)]),
     # "default" = the combination r8169 chose itself (measured first, before any ethtool -K)
