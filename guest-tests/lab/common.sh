@@ -39,11 +39,41 @@ lab_nic_losses() {
   awk -v i="$1:" -v m="${2:-0}" '$1 == i { s = $4 + $5 + $6 + $7 + $12 + $13 + $14 } END { print s + m }'
 }
 
+# segments the namespace's own IP/TCP stack dropped on receive (/proc/net/netstat then
+# /proc/net/snmp on stdin): each leaves a hole just as a NIC's loss does. TcpExt
+# TCPRcvQDrop (no receive memory: tcp_data_queue), TCPBacklogDrop (socket backlog full while
+# the reader held the socket), TCPZeroWindowDrop, PFMemallocDrop, TCPMinTTLDrop, RcvPruned
+# (tcp_prune_queue could not make room), Ip InDiscards. A local qdisc drop leaves no hole
+# (tcp_transmit_skb keeps the segment unsent), so the sender side adds nothing here.
+lab_stack_drops() {
+  awk 'BEGIN { w["TcpExt:TCPRcvQDrop"]; w["TcpExt:TCPBacklogDrop"]; w["TcpExt:TCPZeroWindowDrop"]
+               w["TcpExt:PFMemallocDrop"]; w["TcpExt:TCPMinTTLDrop"]; w["TcpExt:RcvPruned"]
+               w["Ip:InDiscards"] }
+       $1 != p { p = $1; for (i = 2; i <= NF; i++) n[i] = $i; next }
+       { for (i = 2; i <= NF; i++) if (($1 n[i]) in w) s += $i; p = "" }
+       END { print s + 0 }'
+}
+
+# the non-zero counters lab_stack_drops sums, as name=value (same input)
+lab_drop_detail() {
+  awk '$1 != p { p = $1; for (i = 2; i <= NF; i++) n[i] = $i; next }
+       { for (i = 2; i <= NF; i++) if ($i != 0 && n[i] ~ /^(TCPRcvQDrop|TCPBacklogDrop|TCPZeroWindowDrop|PFMemallocDrop|TCPMinTTLDrop|RcvPruned|InDiscards)$/) printf "%s%s=%s", (o++ ? " " : ""), n[i], $i; p = "" }'
+}
+
+# receive-path drops below the stack (/proc/net/softnet_stat, second column, hex, per CPU:
+# the backlog queue was full); one table for every namespace
+lab_softnet_drops() {
+  s=0
+  for h in $(awk '{ print $2 }' /proc/net/softnet_stat 2>/dev/null); do s=$((s + 0x$h)); done
+  echo "$s"
+}
+
 # A NIC must never reorder frames (issue 7, defect 5): every TCP segment that waited in an
 # out-of-order queue (TCPOFOQueue) needs a hole in front of it, i.e. a frame that some NIC
-# lost (counted drop/miss/error, a TX watchdog reset). TCPOFOQueue > 0 in a run where no NIC
-# lost anything is a reordering device: the case fails. LAB_ofo_check=0 (--arg ofo_check=0)
-# only reports.
+# lost (counted drop/miss/error, a TX watchdog reset) or that a namespace's stack dropped on
+# receive (lab_stack_drops, lab_softnet_drops). TCPOFOQueue > 0 in a run where nothing was
+# lost is a reordering device: the case fails. LAB_ofo_check=0 (--arg ofo_check=0) only
+# reports.
 lab_check_order() {
   [ -n "${NS:-}" ] && [ -n "${IFA:-}" ] && [ -n "${IFB:-}" ] || return 0
   ofo_a=$(lab_ofo </proc/net/netstat)
@@ -51,8 +81,16 @@ lab_check_order() {
   loss_a=$(lab_nic_losses "$IFA" "$(lab_stat rx_missed)" </proc/net/dev)
   loss_b=$(ns cat /proc/net/dev | lab_nic_losses "$IFB" "$(ns ethtool -S "$IFB" 2>/dev/null | awk '$1 == "rx_missed:" {print $2}')")
   wd=$(cat /sys/class/net/$IFA/queues/tx-0/tx_timeout 2>/dev/null || echo 0)
-  lab_log "order: tcp_ofo_queue dut_ns=$ofo_a partner_ns=$ofo_b nic_losses dut=$loss_a partner=$loss_b dut_tx_timeouts=$wd"
+  stack_a=$(cat /proc/net/netstat /proc/net/snmp | lab_stack_drops)
+  stack_b=$(ns cat /proc/net/netstat /proc/net/snmp | lab_stack_drops)
+  softnet=$(lab_softnet_drops)
+  lab_log "order: tcp_ofo_queue dut_ns=$ofo_a partner_ns=$ofo_b nic_losses dut=$loss_a partner=$loss_b dut_tx_timeouts=$wd stack_drops dut_ns=$stack_a partner_ns=$stack_b softnet=$softnet"
   [ "$ofo_a" -eq 0 ] && [ "$ofo_b" -eq 0 ] && return 0
+  if [ "$stack_a" -gt 0 ] || [ "$stack_b" -gt 0 ] || [ "$softnet" -gt 0 ]; then
+    lab_log "order: out-of-order TCP segments follow segments the guest's own stack dropped ($stack_a + $stack_b, softnet $softnet): holes, not reordering"
+    lab_log "order: dut_ns $(cat /proc/net/netstat /proc/net/snmp | lab_drop_detail); partner_ns $(ns cat /proc/net/netstat /proc/net/snmp | lab_drop_detail)"
+    return 0
+  fi
   if [ "$loss_a" -gt 0 ] || [ "$loss_b" -gt 0 ] || [ "$wd" -gt 0 ]; then
     lab_log "order: out-of-order TCP segments follow frames a NIC lost ($loss_a + $loss_b, $wd TX timeouts): holes, not reordering"
     # which counters (rx errs drop fifo frame / tx errs drop fifo, tally rx_missed)
