@@ -27,6 +27,13 @@
  *                                                  sequence number (a reordering NIC), dup=,
  *                                                  lost=, max_back= (largest distance behind
  *                                                  the highest number seen), first_ooo=SEQ@HIGH
+ *   lab-tool qdisc-drops IFNAME                    print the packets every qdisc of IFNAME (in
+ *                                                  this network namespace) dropped: the sum of
+ *                                                  TCA_STATS2/TCA_STATS_QUEUE drops over its
+ *                                                  qdiscs (rtnetlink RTM_GETQDISC dump). Debian
+ *                                                  kernels default to fq_codel, whose CoDel
+ *                                                  drops at dequeue an skb TCP already counts
+ *                                                  as sent: a hole no NIC counter shows
  * Environment: LAB_CHUNK=N (rr-server writes each response in N-byte pieces), LAB_RCVBUF=N
  * (rr client: SO_RCVBUF before the transfer, i.e. a small receive window), LAB_SWEEP=STEP:SPAN
  * (rr client: before its k-th read() it busy-waits (k * STEP) mod SPAN ns of virtual time, so
@@ -38,6 +45,11 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/gen_stats.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -441,6 +453,66 @@ static int udp_recv(int port, uint64_t count, uint64_t max_ms) {
   return 0;
 }
 
+/* Sum of the drops of every qdisc attached to ifname (root and children), from an rtnetlink
+ * RTM_GETQDISC dump: TCA_STATS2 -> TCA_STATS_QUEUE (struct gnet_stats_queue), else the
+ * legacy TCA_STATS (struct tc_stats). Prints "<drops>"; exit 1 on any netlink error. */
+static int qdisc_drops(const char *ifname) {
+  unsigned ifindex = if_nametoindex(ifname);
+  if (!ifindex) die("qdisc-drops", "no such interface");
+  int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+  if (fd < 0) die("qdisc-drops", "socket(AF_NETLINK)");
+  struct {
+    struct nlmsghdr nh;
+    struct tcmsg tc;
+  } req;
+  memset(&req, 0, sizeof(req));
+  req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
+  req.nh.nlmsg_type = RTM_GETQDISC;
+  req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+  req.nh.nlmsg_seq = 1;
+  req.tc.tcm_family = AF_UNSPEC;
+  if (send(fd, &req, req.nh.nlmsg_len, 0) < 0) die("qdisc-drops", "send(RTM_GETQDISC)");
+  static uint8_t buf[1 << 16];
+  uint64_t drops = 0;
+  for (;;) {
+    ssize_t n = recv(fd, buf, sizeof(buf), 0);
+    if (n < 0) die("qdisc-drops", "recv");
+    for (struct nlmsghdr *nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n); nh = NLMSG_NEXT(nh, n)) {
+      if (nh->nlmsg_type == NLMSG_DONE) {
+        close(fd);
+        printf("%llu\n", (unsigned long long)drops);
+        return 0;
+      }
+      if (nh->nlmsg_type == NLMSG_ERROR) die("qdisc-drops", "netlink error");
+      if (nh->nlmsg_type != RTM_NEWQDISC) continue;
+      struct tcmsg *tc = NLMSG_DATA(nh);
+      if ((unsigned)tc->tcm_ifindex != ifindex) continue;
+      int len = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*tc));
+      uint64_t legacy = 0, queue = 0;
+      int have_queue = 0;
+      for (struct rtattr *a = (struct rtattr *)((uint8_t *)tc + NLMSG_ALIGN(sizeof(*tc)));
+           RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+        if (a->rta_type == TCA_STATS && RTA_PAYLOAD(a) >= sizeof(struct tc_stats)) {
+          struct tc_stats st;
+          memcpy(&st, RTA_DATA(a), sizeof(st));
+          legacy = st.drops;
+        } else if (a->rta_type == TCA_STATS2) {
+          int l2 = (int)RTA_PAYLOAD(a);
+          for (struct rtattr *b = RTA_DATA(a); RTA_OK(b, l2); b = RTA_NEXT(b, l2)) {
+            if (b->rta_type == TCA_STATS_QUEUE && RTA_PAYLOAD(b) >= sizeof(struct gnet_stats_queue)) {
+              struct gnet_stats_queue q;
+              memcpy(&q, RTA_DATA(b), sizeof(q));
+              queue = q.drops;
+              have_queue = 1;
+            }
+          }
+        }
+      }
+      drops += have_queue ? queue : legacy;
+    }
+  }
+}
+
 static uint64_t num(const char *s) {
   char *end;
   unsigned long long v = strtoull(s, &end, 10);
@@ -471,9 +543,11 @@ int main(int argc, char **argv) {
                     argc == 7 ? (uint32_t)num(argv[6]) : 1);
   if (argc == 5 && !strcmp(argv[1], "udp-recv"))
     return udp_recv((int)num(argv[2]), num(argv[3]), num(argv[4]));
+  if (argc == 3 && !strcmp(argv[1], "qdisc-drops")) return qdisc_drops(argv[2]);
   fprintf(stderr,
           "usage: lab-tool now | rr-server PORT | rr HOST PORT REQ RESP COUNT MAX_MS [SLOW_MS] |\n"
           "       send HOST PORT MAX_MS | recv PORT MAX_MS |\n"
-          "       udp-send HOST PORT COUNT SIZE [BATCH] | udp-recv PORT COUNT MAX_MS\n");
+          "       udp-send HOST PORT COUNT SIZE [BATCH] | udp-recv PORT COUNT MAX_MS |\n"
+          "       qdisc-drops IFNAME\n");
   return 2;
 }
