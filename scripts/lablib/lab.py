@@ -60,6 +60,7 @@ class Spec:
     qemu: str = None                           # None: $RTL8168_QEMU or build/qemu/...
     initrd_append: list = None                 # None: $RTL8168_INITRD_APPEND
     iommu: bool = False                        # --iommu: both NICs behind intel-iommu
+    pcap: bool = False                         # --pcap: hub.pcap of every frame on the hub
 
     def command_args(self):
         """The equivalent scripts/run-lab arguments (for reproduce-cmd.txt)."""
@@ -77,6 +78,8 @@ class Spec:
         a += ["--timeout", f"{self.timeout:g}"]
         if self.iommu:
             a += ["--iommu"]
+        if self.pcap:
+            a += ["--pcap"]
         return a
 
 
@@ -255,6 +258,11 @@ def make_overlay(path, case, krel, ko, params, progs):
 
 # ---- the command line -----------------------------------------------------------------------
 
+def pcap_path(console):
+    """--pcap's capture, beside the console log in the run directory."""
+    return Path(console).parent / "hub.pcap"
+
+
 def command(s, img, initrd, console, dut_props, partner_props, rrfile=None):
     append = ["console=ttyS0", "panic=-1", "loglevel=4", "nokaslr", f"lab.case={s.case}",
               f"lab.driver={s.dut_driver}"]
@@ -268,6 +276,10 @@ def command(s, img, initrd, console, dut_props, partner_props, rrfile=None):
             "-device", "pcie-root-port,id=rp1,chassis=1,slot=1",
             "-device", "pcie-root-port,id=rp2,chassis=2,slot=2",
             "-netdev", "hubport,id=hp1,hubid=0",
+            # --pcap: QEMU's filter-dump on the DUT's hubport sees every frame of both NICs
+            # (the hub has no other port) before any queue; it changes nothing in the guest
+            *(["-object", f"filter-dump,id=hubdump,netdev=hp1,file={pcap_path(console)}"]
+              if s.pcap else []),
             "-device", qemu.device("rtl8168", "dut", "hp1", DUT_MAC, "rp1", dut_props),
             "-netdev", "hubport,id=hp2,hubid=0",
             "-device", qemu.device("rtl8168", "partner", "hp2", PARTNER_MAC, "rp2",
@@ -286,6 +298,7 @@ def inputs_fingerprint(cmd, initrd, console, vmlinux, qemu_bin, rrfile=None):
     fp = hashlib.sha256()
     for part in cmd:
         part = part.replace(str(initrd), "INITRD").replace(f"file:{console}", "file:CONSOLE")
+        part = part.replace(f"file={pcap_path(console)}", "file=PCAP")
         if rrfile:
             part = part.replace(str(rrfile), "RRFILE")
         fp.update(part.encode() + b"\0")
