@@ -47,13 +47,5 @@ def judge(res):
 
 
 def run(ctx, driver):
-    if driver == "stock":
-        res = ctx.lab("rx-spill", "r8169", args=ARGS, tag=f"{NAME}-stock")
-        expected = common.CLEAN
-    else:
-        value = 0 if driver == "old" else 1
-        res = ctx.lab("rx-spill", "rtl8168sim", params=f"rx_spill_fix={value}", args=ARGS,
-                      tag=f"{NAME}-{driver}")
-        expected = common.REPRODUCED if driver == "old" else common.CLEAN
-    obs, fig, why = judge(res)
-    return [common.case(NAME, driver, "rx-spill", expected, obs, fig, res, why)]
+    return common.old_fixed_stock(ctx, driver, NAME, "rx-spill", "rx_spill_fix",
+                                  lambda res, _sim: judge(res), args=ARGS)

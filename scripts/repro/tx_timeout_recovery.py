@@ -53,13 +53,5 @@ def judge(res):
 
 
 def run(ctx, driver):
-    if driver == "stock":
-        res = ctx.lab("tx-timeout", "r8169", args=ARGS, props=PROPS, tag=f"{NAME}-stock")
-        expected = common.CLEAN
-    else:
-        value = 0 if driver == "old" else 1
-        res = ctx.lab("tx-timeout", "rtl8168sim", params=f"tx_reset_bql={value}", args=ARGS,
-                      props=PROPS, tag=f"{NAME}-{driver}")
-        expected = common.REPRODUCED if driver == "old" else common.CLEAN
-    obs, fig, why = judge(res)
-    return [common.case(NAME, driver, "tx-timeout", expected, obs, fig, res, why)]
+    return common.old_fixed_stock(ctx, driver, NAME, "tx-timeout", "tx_reset_bql",
+                                  lambda res, _sim: judge(res), args=ARGS, props=PROPS)

@@ -67,14 +67,7 @@ def judge(res, sim):
 
 
 def run(ctx, driver):
-    if driver == "stock":
-        res = ctx.lab("syserr", "r8169", args=ARGS, props=PROPS, tag=f"{NAME}-stock")
-        expected = common.CLEAN if STOCK_HAS_FIX.get(ctx.kernel, True) else common.REPRODUCED
-        obs, fig, why = judge(res, False)
-    else:
-        value = 1 if driver == "old" else 0
-        res = ctx.lab("syserr", "rtl8168sim", params=f"syserr_pcierr={value}", args=ARGS,
-                      props=PROPS, tag=f"{NAME}-{driver}")
-        expected = common.REPRODUCED if driver == "old" else common.CLEAN
-        obs, fig, why = judge(res, True)
-    return [common.case(NAME, driver, "syserr", expected, obs, fig, res, why)]
+    # the old driver had the parameter at 1 (SYSErr taken for a PCI error), the fix sets 0
+    stock = common.CLEAN if STOCK_HAS_FIX.get(ctx.kernel, True) else common.REPRODUCED
+    return common.old_fixed_stock(ctx, driver, NAME, "syserr", "syserr_pcierr", judge,
+                                  old=1, fixed=0, args=ARGS, props=PROPS, stock_expected=stock)
