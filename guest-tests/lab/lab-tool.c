@@ -52,36 +52,7 @@
 
 #define MAX_SIZE (4u << 20)
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void die(const char *tool, const char *what) {
-  printf("RESULT tool=%s status=error error=%s errno=%d\n", tool, what, errno);
-  fflush(stdout);
-  exit(4);
-}
-
-static volatile sig_atomic_t g_alarm;
-static void on_alarm(int sig) {
-  (void)sig;
-  g_alarm = 1;
-}
-
-/* SIGALRM after ms (virtual) milliseconds, without SA_RESTART: blocked calls return EINTR */
-static void arm_alarm(uint64_t ms) {
-  struct sigaction sa;
-  struct itimerval it;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_alarm;
-  sigaction(SIGALRM, &sa, NULL);
-  memset(&it, 0, sizeof(it));
-  it.it_value.tv_sec = (time_t)(ms / 1000);
-  it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-  setitimer(ITIMER_REAL, &it, NULL);
-}
+#include "lab-util.h" /* now_ns, die, g_alarm/arm_alarm, UDP_MAGIC */
 
 static int connect_to(const char *tool, const char *host, int port) {
   struct sockaddr_in a;
@@ -304,7 +275,6 @@ static int receiver(int port, uint64_t max_ms) {
 
 /* ---- UDP sequence stream: order check ---------------------------------------------------- */
 
-#define UDP_MAGIC 0x52544c51u /* "RTLQ" */
 
 static int udp_socket(const char *tool) {
   int fd = socket(AF_INET, SOCK_DGRAM, 0);
