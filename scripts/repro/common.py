@@ -213,6 +213,21 @@ def write_json(path, meta, cases):
     os.replace(tmp, path)
 
 
+def lab_result(res, missing, **match):
+    """(the first RESULT dict of lab run `res` whose fields match, "") - or (None, why) when
+    the run did not pass or printed no such line (why: "lab run <status>: <reason or
+    missing>", the episodes' UNEXPECTED reason)."""
+    r = res.result(**match)
+    if not res.ok or not r:
+        return None, f"lab run {res.status}: {res.reason or missing}"
+    return r, ""
+
+
+def counts(d, *keys):
+    """RESULT fields as numbers, 0 when missing or not a number (one per key, in order)."""
+    return [num(d, k, 0) or 0 for k in keys]
+
+
 def num(d, key, default=None):
     """A RESULT field as int/float (None/default when missing or not a number)."""
     v = d.get(key) if d else None

@@ -21,10 +21,10 @@ from . import common
 
 
 def _judge(res, what):
-    r = res.result(what=what)
     num = common.num
-    if not res.ok or not r:
-        return None, {}, f"lab run {res.status}: {res.reason or 'no RESULT'}"
+    r, failed = common.lab_result(res, "no RESULT", what=what)
+    if failed:
+        return None, {}, failed
     errors = (num(r, "udp_csum_errors", 0) or 0) + (num(r, "tcp_csum_errors", 0) or 0) + \
         (num(r, "ip_hdr_errors", 0) or 0)
     fig = {"csum_errors": errors}

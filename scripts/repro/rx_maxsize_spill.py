@@ -26,12 +26,10 @@ ARGS = {"count": 20, "size": 4000, "inner_off": 1536, "mtu": 4000}
 
 def judge(res):
     num = common.num
-    r = res.result(what="spill")
-    if not res.ok or not r:
-        return None, {}, f"lab run {res.status}: {res.reason or 'no RESULT what=spill'}"
-    sent = num(r, "sent", 0) or 0
-    outer = num(r, "outer", 0) or 0
-    inner = num(r, "inner", 0) or 0
+    r, failed = common.lab_result(res, "no RESULT what=spill", what="spill")
+    if failed:
+        return None, {}, failed
+    sent, outer, inner = common.counts(r, "sent", "outer", "inner")
     fig = {"injected": f"{inner}/{sent}", "outer": f"{outer}/{sent}",
            "rx_packets": num(r, "rx_packets"), "ip_truncated": num(r, "ip_truncated"),
            "rx_length_errors": num(r, "rx_length_errors")}

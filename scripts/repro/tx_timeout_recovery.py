@@ -29,14 +29,10 @@ TAIL_MS = 5000
 
 
 def judge(res):
-    num = common.num
-    r = res.result(what="tx-timeout")
-    if not res.ok or not r:
-        return None, {}, f"lab run {res.status}: {res.reason or 'no RESULT what=tx-timeout'}"
-    wd = num(r, "tx_timeouts", 0) or 0
-    tail = num(r, "tail_ms", 0) or 0
-    gap = num(r, "max_gap_us", 0) or 0
-    after = num(r, "after_gap", 0) or 0
+    r, failed = common.lab_result(res, "no RESULT what=tx-timeout", what="tx-timeout")
+    if failed:
+        return None, {}, failed
+    wd, tail, gap, after = common.counts(r, "tx_timeouts", "tail_ms", "max_gap_us", "after_gap")
     fig = {"tx_timeouts": wd, "received": f"{r.get('received', '?')}/{r.get('sent', '?')}",
            "stall_ms": round(gap / 1000), "after_stall": after, "tail_ms": tail,
            "bql": f"{r.get('bql_inflight', '?')}/{r.get('bql_limit', '?')}"}

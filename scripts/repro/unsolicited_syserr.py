@@ -36,14 +36,12 @@ STOCK_HAS_FIX = {"6.1": True, "6.12": True, "7.2": True}
 
 def judge(res, sim):
     num = common.num
-    r = res.result(what="syserr")
-    if not res.ok or not r:
-        return None, {}, f"lab run {res.status}: {res.reason or 'no RESULT what=syserr'}"
-    pci = num(r, "pci_errors", 0) or 0
+    r, failed = common.lab_result(res, "no RESULT what=syserr", what="syserr")
+    if failed:
+        return None, {}, failed
+    pci, lost, gap, carrier = common.counts(r, "pci_errors", "lost", "max_gap_us",
+                                            "carrier_changes")
     resets = num(r, "resets", 0) if sim else None
-    lost = num(r, "lost", 0) or 0
-    gap = num(r, "max_gap_us", 0) or 0
-    carrier = num(r, "carrier_changes", 0) or 0
     seen = num(r, "syserr_seen", 0) if sim else None
     fig = {"pci_errors": pci}
     if sim:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Unit tests of common.old_fixed_stock, the run() of the one-lab-run episodes: which lab run
-each driver gets (DUT driver, module parameter, run directory) and the verdict it leads to
-(no QEMU):  python3 -m unittest discover -s scripts/repro -t scripts"""
+"""Unit tests of the episodes' shared pieces in common.py: old_fixed_stock, the run() of the
+one-lab-run episodes (which lab run each driver gets: DUT driver, module parameter, run
+directory; and the verdict it leads to), lab_result and counts (no QEMU):  python3 -m unittest discover -s scripts/repro -t scripts"""
 import sys
 import unittest
 from pathlib import Path
@@ -78,6 +78,30 @@ class OldFixedStock(unittest.TestCase):
                          [("txpoll_rekick=0", None),
                           ("syserr_pcierr=1", "unsolicited-syserr-old"),
                           ("syserr_pcierr=0", "unsolicited-syserr-fixed")])
+
+
+class ResultFields(unittest.TestCase):
+    class Run:
+        def __init__(self, ok, results):
+            self.ok, self.results = ok, results
+            self.status, self.reason = ("PASS", "") if ok else ("FAIL", "guest deadline")
+
+        def result(self, **match):
+            return next((d for d in self.results
+                         if all(d.get(k) == v for k, v in match.items())), {})
+
+    def test_lab_result(self):
+        run = self.Run(True, [{"what": "a", "n": "1"}, {"what": "b", "n": "x"}])
+        self.assertEqual(common.lab_result(run, "none", what="b"), ({"what": "b", "n": "x"}, ""))
+        self.assertEqual(common.lab_result(run, "no RESULT what=c", what="c"),
+                         (None, "lab run PASS: no RESULT what=c"))
+        failed = self.Run(False, [{"what": "b"}])
+        self.assertEqual(common.lab_result(failed, "none", what="b"),
+                         (None, "lab run FAIL: guest deadline"))
+
+    def test_counts(self):
+        self.assertEqual(common.counts({"a": "3", "b": "x", "c": "2.5"}, "a", "b", "c", "d"),
+                         [3, 0, 2.5, 0])
 
 
 if __name__ == "__main__":
