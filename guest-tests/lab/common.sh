@@ -7,7 +7,10 @@
 #   LAB_driver rtl8168sim|r8169, LAB_params the module parameters, LAB_<k> from --arg k=v
 # Output: lab_result k=v ... -> "RESULT case=<case> k=v ...";  lab_done / lab_fail REASON end
 # the run with exactly one "VERDICT PASS|FAIL <case> <reason>" line (the one end line of every
-# guest, scripts/lablib/protocol.py) and power off.
+# guest, scripts/lablib/protocol.py) and power off. The helpers every guest shares (verdict,
+# power-off, diagnostics, waiting, TCPOFOQueue) are /etc/guest-lib.sh
+# (guest-tests/initramfs/guest-lib.sh, in the lab's overlay).
+. /etc/guest-lib.sh
 
 LAB_params="$(cat /lab/params 2>/dev/null)"
 
@@ -18,20 +21,11 @@ lab_now_ns() { lab-tool now; }
 # run a command in the partner's namespace
 ns() { nsenter -t "$NS" -n "$@"; }
 
-lab_diag() {
-  echo "---- diagnostics"
-  [ -n "${IFA:-}" ] && ethtool -S "$IFA" 2>/dev/null | grep -v ': 0$' | sed 's/^/  /'
-  grep -E 'CPU|eth' /proc/interrupts | sed 's/^/  /'
-  dmesg | tail -20 | sed 's/^/  /'
-}
+lab_diag() { guest_diag "${IFA:-}" "${NS:-}"; }
 
 # TcpExt TCPOFOQueue of the network namespace whose /proc/net/netstat is on stdin: TCP
 # segments that arrived ahead of a hole and waited in the out-of-order queue
-lab_ofo() {
-  awk '/^TcpExt: [A-Z]/ { for (i = 2; i <= NF; i++) n[i] = $i; next }
-       /^TcpExt: [0-9]/ { for (i = 2; i <= NF; i++) if (n[i] == "TCPOFOQueue") v = $i }
-       END { print v + 0 }'
-}
+lab_ofo() { guest_tcp_ofo; }
 
 # frames one NIC lost or errored in either direction (/proc/net/dev of its namespace on stdin:
 # RX errs+drop+fifo+frame, TX errs+drop+fifo; $1 = interface) plus its tally rx_missed ($2)
@@ -65,23 +59,18 @@ lab_check_order() {
 
 lab_done() {
   lab_check_order
-  echo "VERDICT PASS ${LAB_case:-lab} ${*:-ok}"
-  sync 2>/dev/null
-  poweroff -f
-  sleep 100
+  guest_verdict PASS "${LAB_case:-lab}" "${*:-ok}"
 }
 
 lab_fail() {
   lab_diag
-  echo "VERDICT FAIL ${LAB_case:-lab} $*"
-  poweroff -f
-  sleep 100
+  guest_verdict FAIL "${LAB_case:-lab}" "$*"
 }
 
 # guest-side bound in virtual seconds (LAB_deadline, default 150): a run that would never end
 # prints VERDICT FAIL and powers off
 lab_deadline() {
-  ( sleep "${LAB_deadline:-150}"; lab_diag; echo "VERDICT FAIL ${LAB_case:-lab} guest deadline ${LAB_deadline:-150} s (virtual)"; poweroff -f ) &
+  ( sleep "${LAB_deadline:-150}"; lab_fail "guest deadline ${LAB_deadline:-150} s (virtual)" ) &
 }
 
 # ethtool -S counter of the DUT (0 when absent)
@@ -113,19 +102,39 @@ lab_reg16() {
 }
 
 # wait until $1 (a file) exists, at most $2 tenths of a second
-lab_wait_file() {
-  n=0
-  while [ ! -f "$1" ]; do n=$((n+1)); [ "$n" -gt "${2:-100}" ] && return 1; usleep 100000; done
-}
+lab_wait_file() { guest_wait "${2:-100}" [ -f "$1" ]; }
 
-lab_carrier_a() { [ "$(cat /sys/class/net/$IFA/carrier 2>/dev/null)" = 1 ]; }
-lab_carrier_b() { ns ip link show "$IFB" 2>/dev/null | grep -q LOWER_UP; }
-lab_wait_link() {
-  n=0
-  while ! lab_carrier_a || ! lab_carrier_b; do
-    n=$((n+1)); [ "$n" -gt "${1:-100}" ] && return 1; usleep 100000
-  done
+# The paced-stream cases of the error-path episodes (syserr.sh, tx-timeout.sh: a fault at
+# virtual time AT_MS while the DUT sends a paced UDP stream to the partner from LEAD_MS before):
+# lab_fault_in_time AT_MS LEAD_MS  fails the case when the setup ended too late for that
+# lab_paced_stream PORT COUNT INTERVAL_US AT_MS LEAD_MS MAX_MS
+#   the partner receives (fault-tool udp-gap, RESULT in /tmp/gap), the DUT waits for
+#   AT_MS - LEAD_MS and paces COUNT datagrams (fault-tool udp-pace, RESULT in /tmp/pace), then
+#   waits for the receiver's RESULT; lab_gap KEY prints one field of it
+lab_fault_in_time() {
+  now_ms=$(( $(lab_now_ns) / 1000000 ))
+  [ "$now_ms" -lt $(($1 - $2 - 200)) ] ||
+    lab_fail "setup ended at $now_ms ms (virtual), too late for the fault at $1 ms: raise --arg fault_at_ms and the property together"
 }
+lab_paced_stream() {
+  ns env LAB_READY=/tmp/ready fault-tool udp-gap "$1" "$2" "$6" >/tmp/gap &
+  lab_wait_file /tmp/ready 50 || lab_fail "receiver not ready"
+  now_ms=$(( $(lab_now_ns) / 1000000 ))
+  [ "$now_ms" -lt $(($4 - $5)) ] && usleep $(( ($4 - $5 - now_ms) * 1000 ))
+  lab_log "stream starts at $(( $(lab_now_ns) / 1000000 )) ms, fault at $4 ms"
+  fault-tool udp-pace 10.9.0.2 "$1" "$2" "$3" >/tmp/pace
+  n=0; while ! grep -q RESULT /tmp/gap 2>/dev/null; do
+    n=$((n+1)); [ "$n" -gt $(( $6 / 100 + 50 )) ] && lab_fail "receiver did not finish"; usleep 100000
+  done
+  cat /tmp/pace /tmp/gap
+}
+lab_gap() { grep -oE "$1=[-0-9]+" /tmp/gap | head -n1 | cut -d= -f2; }
+
+lab_carrier_a() { guest_carrier "$IFA"; }
+lab_carrier_b() { ns ip link show "$IFB" 2>/dev/null | grep -q LOWER_UP; }
+lab_carrier_both() { lab_carrier_a && lab_carrier_b; }
+# both ends have carrier, waiting at most $1 tenths of a second
+lab_wait_link() { guest_wait "${1:-100}" lab_carrier_both; }
 
 lab_ping() {
   ping -c 1 -W 2 10.9.0.2 >/tmp/ping 2>&1 || ping -c 1 -W 2 10.9.0.2 >/tmp/ping 2>&1 ||

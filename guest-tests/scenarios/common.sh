@@ -102,11 +102,7 @@ frame_checks() {
 # that arrived ahead of a hole; without a lost frame there is no hole, so any such segment was
 # reordered on the way. Fails the scenario when TCPOFOQueue > 0 while eth0 counted no loss or
 # error (RX/TX errs, drop, fifo, frame: /proc/net/dev); with a counted loss it only reports.
-tcp_ofo_queue() {
-  awk '/^TcpExt: [A-Z]/ { for (i = 2; i <= NF; i++) n[i] = $i; next }
-       /^TcpExt: [0-9]/ { for (i = 2; i <= NF; i++) if (n[i] == "TCPOFOQueue") v = $i }
-       END { print v + 0 }' /proc/net/netstat
-}
+tcp_ofo_queue() { guest_tcp_ofo </proc/net/netstat; }
 order_checks() {
   ofo="$(tcp_ofo_queue)"
   losses="$(awk '$1 == "eth0:" { print $4 + $5 + $6 + $7 + $12 + $13 + $14; f = 1 } END { if (!f) print 0 }' /proc/net/dev)"
