@@ -76,16 +76,7 @@ static int udp_bound(const char *tool, int port) {
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) die(tool, "bind");
   const char *ready = getenv("LAB_READY");
-  if (ready && *ready) {
-    char tmp[512];
-    FILE *f;
-    snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
-    f = fopen(tmp, "w");
-    if (!f) die(tool, "ready-file");
-    fprintf(f, "%d\n", port);
-    fclose(f);
-    rename(tmp, ready);
-  }
+  LAB_WRITE_READY(tool, ready, port);
   return fd;
 }
 

@@ -76,16 +76,7 @@ static int accept_one(const char *tool, int port) {
   setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
   if (lfd < 0 || bind(lfd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(lfd, 4) != 0)
     die(tool, "listen");
-  if (ready && *ready) {
-    char tmp[512];
-    FILE *f;
-    snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
-    f = fopen(tmp, "w");
-    if (!f) die(tool, "ready-file");
-    fprintf(f, "%d\n", port);
-    fclose(f);
-    rename(tmp, ready);
-  }
+  LAB_WRITE_READY(tool, ready, port);
   do fd = accept(lfd, NULL, NULL);
   while (fd < 0 && errno == EINTR && !g_alarm);
   if (fd < 0) die(tool, "accept");
@@ -351,16 +342,7 @@ static int udp_recv(int port, uint64_t count, uint64_t max_ms) {
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb));
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) die("udp-recv", "bind");
-  if (ready && *ready) {
-    char tmp[512];
-    FILE *f;
-    snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
-    f = fopen(tmp, "w");
-    if (!f) die("udp-recv", "ready-file");
-    fprintf(f, "%d\n", port);
-    fclose(f);
-    rename(tmp, ready);
-  }
+  LAB_WRITE_READY("udp-recv", ready, port);
   arm_alarm(max_ms);
   while (unique < count && !g_alarm) {
     ssize_t r = recv(fd, buf, sizeof(buf), 0);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab-util.h - the pieces lab-tool.c and fault-tool.c share: the virtual clock, the error
- * RESULT line, the SIGALRM bound every mode runs under, and the datagram magic of the UDP
- * modes. Static definitions in the order both programs had them, so lab-tool's binary (which
+ * RESULT line, the SIGALRM bound every mode runs under, the datagram magic of the UDP modes
+ * and the servers' ready file ($LAB_READY). Static definitions in the order both programs had them, so lab-tool's binary (which
  * the timing-sensitive episodes run: docs/REPRODUCE.md) builds to the same bytes. Include it
  * after the system headers.
  */
@@ -43,5 +43,22 @@ static void arm_alarm(uint64_t ms) {
   it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
   setitimer(ITIMER_REAL, &it, NULL);
 }
+
+/* A server is listening on port: it says so in the file that ready (getenv("LAB_READY"))
+ * names, if any, written whole under a temporary name. A macro, not a function: lab-tool must
+ * build to the same bytes as when each server carried these lines itself. */
+#define LAB_WRITE_READY(tool, ready, port)                 \
+  do {                                                     \
+    if ((ready) && *(ready)) {                             \
+      char tmp[512];                                       \
+      FILE *f;                                             \
+      snprintf(tmp, sizeof(tmp), "%s.tmp", (ready));       \
+      f = fopen(tmp, "w");                                 \
+      if (!f) die((tool), "ready-file");                   \
+      fprintf(f, "%d\n", (port));                         \
+      fclose(f);                                           \
+      rename(tmp, (ready));                                \
+    }                                                      \
+  } while (0)
 
 #endif /* LAB_UTIL_H */
