@@ -55,7 +55,7 @@ static void arm_alarm(uint64_t ms) {
       snprintf(tmp, sizeof(tmp), "%s.tmp", (ready));       \
       f = fopen(tmp, "w");                                 \
       if (!f) die((tool), "ready-file");                   \
-      fprintf(f, "%d\n", (port));                         \
+      fprintf(f, "%d\n", (port));                          \
       fclose(f);                                           \
       rename(tmp, (ready));                                \
     }                                                      \
