@@ -19,49 +19,9 @@
 
 #define DRV_NAME "rtl8168sim"
 
-/* ---- registers (MMIO BAR) ---- */
-#define REG_MAC0 0x00
-#define REG_MAC4 0x04
-#define REG_MAR0 0x08
-#define REG_COUNTER_LO 0x10 /* DTCCR: tally dump address, bit 3 = dump */
-#define REG_COUNTER_HI 0x14
-#define REG_TXDESC_LO 0x20
-#define REG_TXDESC_HI 0x24
-#define REG_CHIPCMD 0x37
-#define REG_TXPOLL 0x38
-#define REG_INTRMASK 0x3c
-#define REG_INTRSTATUS 0x3e
-#define REG_TXCONFIG 0x40
-#define REG_ERIDR 0x70 /* 8168evl ExGMAC side bus (r8169 rtl_eri_write) */
-#define REG_ERIAR 0x74
-#define REG_RXCONFIG 0x44
-#define REG_CFG9346 0x50
-#define REG_PHYAR 0x60
-#define REG_PHYSTATUS 0x6c
-#define REG_RXMAXSIZE 0xda
-#define REG_CPLUSCMD 0xe0
-#define REG_INTRMITIGATE 0xe2
-#define REG_RXDESC_LO 0xe4
-#define REG_RXDESC_HI 0xe8
-#define REG_SPACE_LEN 0x100
+/* ---- registers: offsets and register bits (shared with the guest tools) ---- */
+#include "rtl8168-regs.h"
 
-/* ChipCmd */
-#define CMD_STOPREQ 0x80
-#define CMD_RESET 0x10
-#define CMD_RXEN 0x08
-#define CMD_TXEN 0x04
-
-/* TxPoll */
-#define TXPOLL_NPQ 0x40
-
-/* IntrStatus / IntrMask */
-#define INT_SYSERR 0x8000
-#define INT_LINKCHG 0x0020
-#define INT_RXOVERFLOW 0x0010
-#define INT_TXERR 0x0008
-#define INT_TXOK 0x0004
-#define INT_RXERR 0x0002
-#define INT_RXOK 0x0001
 /* events this driver enables, and those handled by NAPI (2.6.29 intr_event/napi_event) */
 #define INTR_EVENTS (INT_LINKCHG | INT_RXOVERFLOW | INT_TXERR | INT_TXOK | INT_RXERR | INT_RXOK)
 #define NAPI_EVENTS (INT_RXOVERFLOW | INT_TXERR | INT_TXOK | INT_RXERR | INT_RXOK)
@@ -76,14 +36,6 @@
 #define RX_ACCEPT_MULTICAST 0x04
 #define RX_ACCEPT_BROADCAST 0x08
 #define RX_ACCEPT_MASK 0x3f
-
-/* Cfg9346 */
-#define CFG9346_UNLOCK 0xc0
-#define CFG9346_LOCK 0x00
-
-/* CPlusCmd */
-#define CPCMD_RXVLAN 0x0040
-#define CPCMD_RXCHKSUM 0x0020
 
 /* DTCCR */
 #define DTCCR_DUMP BIT(3)

@@ -1,15 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Helpers shared by /init and the scenarios (sourced; busybox sh).
+# Helpers shared by /init and the scenarios (sourced; busybox sh). What every guest shares
+# (verdict line, power-off, waiting, TCPOFOQueue) is /etc/guest-lib.sh (guest-lib.sh here).
+. /etc/guest-lib.sh
 
 step() { echo "STEP scenario=$SCENARIO $*"; }
 result() { echo "RESULT scenario=$SCENARIO $*"; }
-
-power_off() {
-  sync
-  echo o >/proc/sysrq-trigger 2>/dev/null
-  poweroff -f
-  sleep 5
-}
 
 # Print the last kernel messages (indented, so they never parse as result lines).
 dump_diagnostics() {
@@ -22,15 +17,13 @@ dump_diagnostics() {
 
 fail() {
   dump_diagnostics
-  echo "VERDICT FAIL $SCENARIO $*"
-  power_off
+  guest_verdict FAIL "$SCENARIO" "$*"
 }
 
 pass() {
   # rtl8168.debug=1 on the kernel command line: the whole kernel log before the verdict
   [ "${R_debug:-0}" = 1 ] && dmesg | sed 's/^/  /'
-  echo "VERDICT PASS $SCENARIO ${*:-ok}"
-  power_off
+  guest_verdict PASS "$SCENARIO" "${*:-ok}"
 }
 
 # check DESCRIPTION COMMAND...: run COMMAND, fail the scenario with DESCRIPTION if it fails.
@@ -61,13 +54,7 @@ load_nic_driver() {
 }
 
 # Wait up to $1 tenths of a second for eth0 to exist.
-wait_eth0() {
-  n=0
-  while [ ! -e /sys/class/net/eth0 ]; do
-    n=$((n + 1)); [ "$n" -gt "${1:-100}" ] && return 1
-    usleep 100000
-  done
-}
+wait_eth0() { guest_wait "${1:-100}" [ -e /sys/class/net/eth0 ]; }
 
 net_up() {
   ip link set lo up
@@ -76,13 +63,7 @@ net_up() {
 }
 
 # Wait up to $1 seconds for carrier on eth0.
-wait_link() {
-  n=0
-  while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ]; do
-    n=$((n + 1)); [ "$n" -gt "$(( ${1:-10} * 10 ))" ] && return 1
-    usleep 100000
-  done
-}
+wait_link() { guest_wait "$(( ${1:-10} * 10 ))" guest_carrier eth0; }
 
 # DHCP over slirp; the lease file is written by /usr/share/udhcpc/default.script.
 dhcp() {

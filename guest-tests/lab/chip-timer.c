@@ -36,8 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { TCTR = 0x48, TIMER_INT = 0x58, INTR_MASK = 0x3c, INTR_STATUS = 0x3e };
-#define PCS_TIMEOUT 0x4000u
+#include "rtl8168-regs.h" /* guest-tests/programs: the guest side's one register map */
 
 static volatile uint8_t *g_bar;
 static int g_cfg = -1;
@@ -112,22 +111,22 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  const uint16_t mask0 = rd16(INTR_MASK);
-  wr16(INTR_MASK, 0);
-  wr32(TIMER_INT, 0);
-  wr16(INTR_STATUS, PCS_TIMEOUT);
+  const uint16_t mask0 = rd16(REG_INTRMASK);
+  wr16(REG_INTRMASK, 0);
+  wr32(REG_TIMERINT, 0);
+  wr16(REG_INTRSTATUS, INT_PCSTIMEOUT);
 
   /* 1. the counter's rate, free-running, restart on write */
   const uint64_t span_ns = 5000000; /* 5 ms */
-  wr32(TCTR, 0x12345678);
-  uint32_t c_restart = rd32(TCTR);
+  wr32(REG_TCTR, 0x12345678);
+  uint32_t c_restart = rd32(REG_TCTR);
   uint64_t t0 = now_ns();
-  uint32_t c0 = rd32(TCTR);
+  uint32_t c0 = rd32(REG_TCTR);
   spin_until(t0 + span_ns);
   uint64_t t1 = now_ns();
-  uint32_t c1 = rd32(TCTR);
+  uint32_t c1 = rd32(REG_TCTR);
   spin_until(t1 + span_ns / 5);
-  uint32_t c2 = rd32(TCTR);
+  uint32_t c2 = rd32(REG_TCTR);
   double tctr_mhz = (double)(uint32_t)(c1 - c0) * 1000.0 / (double)(t1 - t0);
   if (tctr_mhz < mhz * 0.98 || tctr_mhz > mhz * 1.02) failure("TCTR does not count at the timer clock");
   if (!(c2 > c1 && c1 > c0)) failure("TCTR is not free-running (reads did not increase)");
@@ -137,18 +136,18 @@ int main(int argc, char **argv) {
   const uint32_t compare = (uint32_t)(period_us * mhz + 0.5);
   uint64_t latch_t[1024];
   unsigned latches = 0, early = 0;
-  wr16(INTR_STATUS, PCS_TIMEOUT);
+  wr16(REG_INTRSTATUS, INT_PCSTIMEOUT);
   /* the count must *reach* TimerInt: programmed below the current count, the first match
      would follow the 32-bit wrap (34 s at 125 MHz), so restart the count right after */
-  wr32(TIMER_INT, compare);
-  wr32(TCTR, 0);
+  wr32(REG_TIMERINT, compare);
+  wr32(REG_TCTR, 0);
   uint64_t start = now_ns();
   /* N periods and a half: N matches, the last one half a period before the end */
   const uint64_t window = (uint64_t)((periods + 0.5) * period_us * 1000.0);
   while (now_ns() - start < window) {
-    if (rd16(INTR_STATUS) & PCS_TIMEOUT) {
+    if (rd16(REG_INTRSTATUS) & INT_PCSTIMEOUT) {
       uint64_t t = now_ns();
-      wr16(INTR_STATUS, PCS_TIMEOUT);
+      wr16(REG_INTRSTATUS, INT_PCSTIMEOUT);
       if (latches < sizeof(latch_t) / sizeof(latch_t[0])) latch_t[latches] = t;
       if (latches && t - latch_t[latches - 1] < (uint64_t)(period_us * 500.0)) early++;
       latches++;
@@ -167,7 +166,7 @@ int main(int argc, char **argv) {
   if (latches + 1 < periods || latches > periods + 1) failure("PCSTimeout did not latch once per period");
   else if (mean_us < period_us * 0.98 || mean_us > period_us * 1.02) failure("PCSTimeout period is not TimerInt / timer clock");
   if (early) failure("PCSTimeout latched again less than half a period after it was cleared");
-  const uint32_t ti_read = rd32(TIMER_INT);
+  const uint32_t ti_read = rd32(REG_TIMERINT);
   if (ti_read != compare) failure("TimerInt does not read back");
 
   /* 3. IntrMask = PCSTimeout: the INT line rises once per period */
@@ -175,45 +174,45 @@ int main(int argc, char **argv) {
   unsigned irqs = 0, irq_without_bit = 0, stuck = 0;
   if (cfg16(MSI_CONTROL) & 1) failure("MSI is still enabled on the unbound NIC");
   cfg16_write(0x04, (uint16_t)(cmd0 | PCI_COMMAND_INTX_DISABLE));
-  wr32(TIMER_INT, 0);
-  wr16(INTR_STATUS, 0xffff);
+  wr32(REG_TIMERINT, 0);
+  wr16(REG_INTRSTATUS, 0xffff);
   const unsigned high_idle = (cfg16(0x06) & PCI_STATUS_INTERRUPT) != 0;
   if (high_idle) failure("the INT line is high with nothing pending");
-  wr16(INTR_MASK, PCS_TIMEOUT);
-  wr32(TIMER_INT, compare);
-  wr32(TCTR, 0);
+  wr16(REG_INTRMASK, INT_PCSTIMEOUT);
+  wr32(REG_TIMERINT, compare);
+  wr32(REG_TCTR, 0);
   start = now_ns();
   while (now_ns() - start < window) {
     if (cfg16(0x06) & PCI_STATUS_INTERRUPT) {
       irqs++;
-      if (!(rd16(INTR_STATUS) & PCS_TIMEOUT)) irq_without_bit++;
-      wr16(INTR_STATUS, PCS_TIMEOUT);
+      if (!(rd16(REG_INTRSTATUS) & INT_PCSTIMEOUT)) irq_without_bit++;
+      wr16(REG_INTRSTATUS, INT_PCSTIMEOUT);
       if (cfg16(0x06) & PCI_STATUS_INTERRUPT) stuck++;
     }
   }
-  wr16(INTR_MASK, 0);
-  wr32(TIMER_INT, 0);
-  wr16(INTR_STATUS, PCS_TIMEOUT);
+  wr16(REG_INTRMASK, 0);
+  wr32(REG_TIMERINT, 0);
+  wr16(REG_INTRSTATUS, INT_PCSTIMEOUT);
   cfg16_write(0x04, cmd0);
   if (irqs + 1 < periods || irqs > periods + 1) failure("the INT line did not rise once per period with IntrMask = PCSTimeout");
   if (irq_without_bit) failure("the INT line rose without PCSTimeout in IntrStatus");
   if (stuck) failure("the INT line stayed high after PCSTimeout was acknowledged");
 
   /* 4. TimerInt = 0: off */
-  wr32(TIMER_INT, 0);
-  wr16(INTR_STATUS, PCS_TIMEOUT);
+  wr32(REG_TIMERINT, 0);
+  wr16(REG_INTRSTATUS, INT_PCSTIMEOUT);
   unsigned off_latches = 0;
   start = now_ns();
   while (now_ns() - start < (uint64_t)(3 * period_us * 1000.0)) {
-    if (rd16(INTR_STATUS) & PCS_TIMEOUT) {
+    if (rd16(REG_INTRSTATUS) & INT_PCSTIMEOUT) {
       off_latches++;
-      wr16(INTR_STATUS, PCS_TIMEOUT);
+      wr16(REG_INTRSTATUS, INT_PCSTIMEOUT);
     }
   }
   if (off_latches) failure("PCSTimeout latched with TimerInt = 0");
 
-  wr16(INTR_STATUS, PCS_TIMEOUT);
-  wr16(INTR_MASK, mask0);
+  wr16(REG_INTRSTATUS, INT_PCSTIMEOUT);
+  wr16(REG_INTRMASK, mask0);
   n = snprintf(line, sizeof(line),
                "RESULT tool=chip-timer status=%s bdf=%s mhz=%.3f tctr_mhz=%.3f tctr=%u,%u,%u "
                "restart_count=%u period_us=%.1f timer_int=%u periods=%u latches=%u "

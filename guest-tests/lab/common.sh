@@ -7,7 +7,10 @@
 #   LAB_driver rtl8168sim|r8169, LAB_params the module parameters, LAB_<k> from --arg k=v
 # Output: lab_result k=v ... -> "RESULT case=<case> k=v ...";  lab_done / lab_fail REASON end
 # the run with exactly one "VERDICT PASS|FAIL <case> <reason>" line (the one end line of every
-# guest, scripts/lablib/protocol.py) and power off.
+# guest, scripts/lablib/protocol.py) and power off. The helpers every guest shares (verdict,
+# power-off, diagnostics, waiting, TCPOFOQueue) are /etc/guest-lib.sh
+# (guest-tests/initramfs/guest-lib.sh, in the lab's overlay).
+. /etc/guest-lib.sh
 
 LAB_params="$(cat /lab/params 2>/dev/null)"
 
@@ -18,20 +21,11 @@ lab_now_ns() { lab-tool now; }
 # run a command in the partner's namespace
 ns() { nsenter -t "$NS" -n "$@"; }
 
-lab_diag() {
-  echo "---- diagnostics"
-  [ -n "${IFA:-}" ] && ethtool -S "$IFA" 2>/dev/null | grep -v ': 0$' | sed 's/^/  /'
-  grep -E 'CPU|eth' /proc/interrupts | sed 's/^/  /'
-  dmesg | tail -20 | sed 's/^/  /'
-}
+lab_diag() { guest_diag "${IFA:-}" "${NS:-}"; }
 
 # TcpExt TCPOFOQueue of the network namespace whose /proc/net/netstat is on stdin: TCP
 # segments that arrived ahead of a hole and waited in the out-of-order queue
-lab_ofo() {
-  awk '/^TcpExt: [A-Z]/ { for (i = 2; i <= NF; i++) n[i] = $i; next }
-       /^TcpExt: [0-9]/ { for (i = 2; i <= NF; i++) if (n[i] == "TCPOFOQueue") v = $i }
-       END { print v + 0 }'
-}
+lab_ofo() { guest_tcp_ofo; }
 
 # frames one NIC lost or errored in either direction (/proc/net/dev of its namespace on stdin:
 # RX errs+drop+fifo+frame, TX errs+drop+fifo; $1 = interface) plus its tally rx_missed ($2)
@@ -39,35 +33,8 @@ lab_nic_losses() {
   awk -v i="$1:" -v m="${2:-0}" '$1 == i { s = $4 + $5 + $6 + $7 + $12 + $13 + $14 } END { print s + m }'
 }
 
-# segments the namespace's own IP/TCP stack dropped on receive (/proc/net/netstat then
-# /proc/net/snmp on stdin): each leaves a hole just as a NIC's loss does. TcpExt
-# TCPRcvQDrop (no receive memory: tcp_data_queue), TCPBacklogDrop (socket backlog full while
-# the reader held the socket), TCPZeroWindowDrop, PFMemallocDrop, TCPMinTTLDrop, RcvPruned
-# (tcp_prune_queue could not make room), Ip InDiscards. (A qdisc that refuses an skb at
-# enqueue leaves no hole: tcp_transmit_skb sees NET_XMIT_DROP and keeps it unsent; drops at
-# dequeue or of older queued skbs do: lab_qdisc_drops below.)
-lab_stack_drops() {
-  awk 'BEGIN { w["TcpExt:TCPRcvQDrop"]; w["TcpExt:TCPBacklogDrop"]; w["TcpExt:TCPZeroWindowDrop"]
-               w["TcpExt:PFMemallocDrop"]; w["TcpExt:TCPMinTTLDrop"]; w["TcpExt:RcvPruned"]
-               w["Ip:InDiscards"] }
-       $1 != p { p = $1; for (i = 2; i <= NF; i++) n[i] = $i; next }
-       { for (i = 2; i <= NF; i++) if (($1 n[i]) in w) s += $i; p = "" }
-       END { print s + 0 }'
-}
-
-# the non-zero counters lab_stack_drops sums, as name=value (same input)
-lab_drop_detail() {
-  awk '$1 != p { p = $1; for (i = 2; i <= NF; i++) n[i] = $i; next }
-       { for (i = 2; i <= NF; i++) if ($i != 0 && n[i] ~ /^(TCPRcvQDrop|TCPBacklogDrop|TCPZeroWindowDrop|PFMemallocDrop|TCPMinTTLDrop|RcvPruned|InDiscards)$/) printf "%s%s=%s", (o++ ? " " : ""), n[i], $i; p = "" }'
-}
-
-# receive-path drops below the stack (/proc/net/softnet_stat, second column, hex, per CPU:
-# the backlog queue was full); one table for every namespace
-lab_softnet_drops() {
-  s=0
-  for h in $(awk '{ print $2 }' /proc/net/softnet_stat 2>/dev/null); do s=$((s + 0x$h)); done
-  echo "$s"
-}
+# receive-side drops of the guest's own stack: guest_stack_drops, guest_drop_detail and
+# guest_softnet_drops (/etc/guest-lib.sh)
 
 # packets the qdiscs of interface $1 dropped in the current namespace (lab-tool qdisc-drops;
 # 0 when the case's overlay has no lab-tool). Debian kernels default to fq_codel: CoDel drops
@@ -85,8 +52,8 @@ lab_qdisc_drops() {
 # A NIC must never reorder frames (issue 7, defect 5): every TCP segment that waited in an
 # out-of-order queue (TCPOFOQueue) needs a hole in front of it, i.e. a frame that some NIC
 # lost (counted drop/miss/error, a TX watchdog reset), that a qdisc dropped after TCP sent it
-# (lab_qdisc_drops) or that a namespace's stack dropped on receive (lab_stack_drops,
-# lab_softnet_drops). TCPOFOQueue > 0 in a run where nothing was
+# (lab_qdisc_drops) or that a namespace's stack dropped on receive (guest_stack_drops,
+# guest_softnet_drops). TCPOFOQueue > 0 in a run where nothing was
 # lost is a reordering device: the case fails. LAB_ofo_check=0 (--arg ofo_check=0) only
 # reports.
 lab_check_order() {
@@ -96,9 +63,9 @@ lab_check_order() {
   loss_a=$(lab_nic_losses "$IFA" "$(lab_stat rx_missed)" </proc/net/dev)
   loss_b=$(ns cat /proc/net/dev | lab_nic_losses "$IFB" "$(ns ethtool -S "$IFB" 2>/dev/null | awk '$1 == "rx_missed:" {print $2}')")
   wd=$(cat /sys/class/net/$IFA/queues/tx-0/tx_timeout 2>/dev/null || echo 0)
-  stack_a=$(cat /proc/net/netstat /proc/net/snmp | lab_stack_drops)
-  stack_b=$(ns cat /proc/net/netstat /proc/net/snmp | lab_stack_drops)
-  softnet=$(lab_softnet_drops)
+  stack_a=$(cat /proc/net/netstat /proc/net/snmp | guest_stack_drops)
+  stack_b=$(ns cat /proc/net/netstat /proc/net/snmp | guest_stack_drops)
+  softnet=$(guest_softnet_drops)
   qd_a=$(lab_qdisc_drops "$IFA")
   qd_b=$(lab_qdisc_drops "$IFB" ns)
   lab_log "order: tcp_ofo_queue dut_ns=$ofo_a partner_ns=$ofo_b nic_losses dut=$loss_a partner=$loss_b dut_tx_timeouts=$wd stack_drops dut_ns=$stack_a partner_ns=$stack_b softnet=$softnet qdisc_drops dut=$qd_a partner=$qd_b"
@@ -106,7 +73,7 @@ lab_check_order() {
   if [ "$stack_a" -gt 0 ] || [ "$stack_b" -gt 0 ] || [ "$softnet" -gt 0 ] || [ "$qd_a" -gt 0 ] || [ "$qd_b" -gt 0 ]; then
     lab_log "order: out-of-order TCP segments follow segments the guest itself dropped (qdiscs $qd_a + $qd_b, stack $stack_a + $stack_b, softnet $softnet): holes, not reordering"
     [ "$stack_a" -gt 0 ] || [ "$stack_b" -gt 0 ] &&
-      lab_log "order: stack drops: dut_ns $(cat /proc/net/netstat /proc/net/snmp | lab_drop_detail); partner_ns $(ns cat /proc/net/netstat /proc/net/snmp | lab_drop_detail)"
+      lab_log "order: stack drops: dut_ns $(cat /proc/net/netstat /proc/net/snmp | guest_drop_detail); partner_ns $(ns cat /proc/net/netstat /proc/net/snmp | guest_drop_detail)"
     return 0
   fi
   if [ "$loss_a" -gt 0 ] || [ "$loss_b" -gt 0 ] || [ "$wd" -gt 0 ]; then
@@ -121,23 +88,18 @@ lab_check_order() {
 
 lab_done() {
   lab_check_order
-  echo "VERDICT PASS ${LAB_case:-lab} ${*:-ok}"
-  sync 2>/dev/null
-  poweroff -f
-  sleep 100
+  guest_verdict PASS "${LAB_case:-lab}" "${*:-ok}"
 }
 
 lab_fail() {
   lab_diag
-  echo "VERDICT FAIL ${LAB_case:-lab} $*"
-  poweroff -f
-  sleep 100
+  guest_verdict FAIL "${LAB_case:-lab}" "$*"
 }
 
 # guest-side bound in virtual seconds (LAB_deadline, default 150): a run that would never end
 # prints VERDICT FAIL and powers off
 lab_deadline() {
-  ( sleep "${LAB_deadline:-150}"; lab_diag; echo "VERDICT FAIL ${LAB_case:-lab} guest deadline ${LAB_deadline:-150} s (virtual)"; poweroff -f ) &
+  ( sleep "${LAB_deadline:-150}"; lab_fail "guest deadline ${LAB_deadline:-150} s (virtual)" ) &
 }
 
 # ethtool -S counter of the DUT (0 when absent)
@@ -169,19 +131,39 @@ lab_reg16() {
 }
 
 # wait until $1 (a file) exists, at most $2 tenths of a second
-lab_wait_file() {
-  n=0
-  while [ ! -f "$1" ]; do n=$((n+1)); [ "$n" -gt "${2:-100}" ] && return 1; usleep 100000; done
-}
+lab_wait_file() { guest_wait "${2:-100}" [ -f "$1" ]; }
 
-lab_carrier_a() { [ "$(cat /sys/class/net/$IFA/carrier 2>/dev/null)" = 1 ]; }
-lab_carrier_b() { ns ip link show "$IFB" 2>/dev/null | grep -q LOWER_UP; }
-lab_wait_link() {
-  n=0
-  while ! lab_carrier_a || ! lab_carrier_b; do
-    n=$((n+1)); [ "$n" -gt "${1:-100}" ] && return 1; usleep 100000
-  done
+# The paced-stream cases of the error-path episodes (syserr.sh, tx-timeout.sh: a fault at
+# virtual time AT_MS while the DUT sends a paced UDP stream to the partner from LEAD_MS before):
+# lab_fault_in_time AT_MS LEAD_MS  fails the case when the setup ended too late for that
+# lab_paced_stream PORT COUNT INTERVAL_US AT_MS LEAD_MS MAX_MS
+#   the partner receives (fault-tool udp-gap, RESULT in /tmp/gap), the DUT waits for
+#   AT_MS - LEAD_MS and paces COUNT datagrams (fault-tool udp-pace, RESULT in /tmp/pace), then
+#   waits for the receiver's RESULT; lab_gap KEY prints one field of it
+lab_fault_in_time() {
+  now_ms=$(( $(lab_now_ns) / 1000000 ))
+  [ "$now_ms" -lt $(($1 - $2 - 200)) ] ||
+    lab_fail "setup ended at $now_ms ms (virtual), too late for the fault at $1 ms: raise --arg fault_at_ms and the property together"
 }
+lab_paced_stream() {
+  ns env LAB_READY=/tmp/ready fault-tool udp-gap "$1" "$2" "$6" >/tmp/gap &
+  lab_wait_file /tmp/ready 50 || lab_fail "receiver not ready"
+  now_ms=$(( $(lab_now_ns) / 1000000 ))
+  [ "$now_ms" -lt $(($4 - $5)) ] && usleep $(( ($4 - $5 - now_ms) * 1000 ))
+  lab_log "stream starts at $(( $(lab_now_ns) / 1000000 )) ms, fault at $4 ms"
+  fault-tool udp-pace 10.9.0.2 "$1" "$2" "$3" >/tmp/pace
+  n=0; while ! grep -q RESULT /tmp/gap 2>/dev/null; do
+    n=$((n+1)); [ "$n" -gt $(( $6 / 100 + 50 )) ] && lab_fail "receiver did not finish"; usleep 100000
+  done
+  cat /tmp/pace /tmp/gap
+}
+lab_gap() { grep -oE "$1=[-0-9]+" /tmp/gap | head -n1 | cut -d= -f2; }
+
+lab_carrier_a() { guest_carrier "$IFA"; }
+lab_carrier_b() { ns ip link show "$IFB" 2>/dev/null | grep -q LOWER_UP; }
+lab_carrier_both() { lab_carrier_a && lab_carrier_b; }
+# both ends have carrier, waiting at most $1 tenths of a second
+lab_wait_link() { guest_wait "${1:-100}" lab_carrier_both; }
 
 lab_ping() {
   ping -c 1 -W 2 10.9.0.2 >/tmp/ping 2>&1 || ping -c 1 -W 2 10.9.0.2 >/tmp/ping 2>&1 ||

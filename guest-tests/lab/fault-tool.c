@@ -43,37 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define UDP_MAGIC 0x52544c51u /* "RTLQ", as lab-tool's udp-send */
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void die(const char *tool, const char *what) {
-  printf("RESULT tool=%s status=error error=%s errno=%d\n", tool, what, errno);
-  fflush(stdout);
-  exit(4);
-}
-
-static volatile sig_atomic_t g_alarm;
-static void on_alarm(int sig) {
-  (void)sig;
-  g_alarm = 1;
-}
-
-static void arm_alarm(uint64_t ms) {
-  struct sigaction sa;
-  struct itimerval it;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_alarm;
-  sigaction(SIGALRM, &sa, NULL);
-  memset(&it, 0, sizeof(it));
-  it.it_value.tv_sec = (time_t)(ms / 1000);
-  it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-  setitimer(ITIMER_REAL, &it, NULL);
-}
+#include "lab-util.h" /* now_ns, die, g_alarm/arm_alarm, UDP_MAGIC */
 
 static void put32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
@@ -106,16 +76,7 @@ static int udp_bound(const char *tool, int port) {
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) die(tool, "bind");
   const char *ready = getenv("LAB_READY");
-  if (ready && *ready) {
-    char tmp[512];
-    FILE *f;
-    snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
-    f = fopen(tmp, "w");
-    if (!f) die(tool, "ready-file");
-    fprintf(f, "%d\n", port);
-    fclose(f);
-    rename(tmp, ready);
-  }
+  LAB_WRITE_READY(tool, ready, port);
   return fd;
 }
 

@@ -64,36 +64,7 @@
 
 #define MAX_SIZE (4u << 20)
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void die(const char *tool, const char *what) {
-  printf("RESULT tool=%s status=error error=%s errno=%d\n", tool, what, errno);
-  fflush(stdout);
-  exit(4);
-}
-
-static volatile sig_atomic_t g_alarm;
-static void on_alarm(int sig) {
-  (void)sig;
-  g_alarm = 1;
-}
-
-/* SIGALRM after ms (virtual) milliseconds, without SA_RESTART: blocked calls return EINTR */
-static void arm_alarm(uint64_t ms) {
-  struct sigaction sa;
-  struct itimerval it;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_alarm;
-  sigaction(SIGALRM, &sa, NULL);
-  memset(&it, 0, sizeof(it));
-  it.it_value.tv_sec = (time_t)(ms / 1000);
-  it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-  setitimer(ITIMER_REAL, &it, NULL);
-}
+#include "lab-util.h" /* now_ns, die, g_alarm/arm_alarm, UDP_MAGIC */
 
 static int connect_to(const char *tool, const char *host, int port) {
   struct sockaddr_in a;
@@ -117,16 +88,7 @@ static int accept_one(const char *tool, int port) {
   setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
   if (lfd < 0 || bind(lfd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(lfd, 4) != 0)
     die(tool, "listen");
-  if (ready && *ready) {
-    char tmp[512];
-    FILE *f;
-    snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
-    f = fopen(tmp, "w");
-    if (!f) die(tool, "ready-file");
-    fprintf(f, "%d\n", port);
-    fclose(f);
-    rename(tmp, ready);
-  }
+  LAB_WRITE_READY(tool, ready, port);
   do fd = accept(lfd, NULL, NULL);
   while (fd < 0 && errno == EINTR && !g_alarm);
   if (fd < 0) die(tool, "accept");
@@ -316,7 +278,6 @@ static int receiver(int port, uint64_t max_ms) {
 
 /* ---- UDP sequence stream: order check ---------------------------------------------------- */
 
-#define UDP_MAGIC 0x52544c51u /* "RTLQ" */
 
 static int udp_socket(const char *tool) {
   int fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -393,16 +354,7 @@ static int udp_recv(int port, uint64_t count, uint64_t max_ms) {
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb));
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) die("udp-recv", "bind");
-  if (ready && *ready) {
-    char tmp[512];
-    FILE *f;
-    snprintf(tmp, sizeof(tmp), "%s.tmp", ready);
-    f = fopen(tmp, "w");
-    if (!f) die("udp-recv", "ready-file");
-    fprintf(f, "%d\n", port);
-    fclose(f);
-    rename(tmp, ready);
-  }
+  LAB_WRITE_READY("udp-recv", ready, port);
   arm_alarm(max_ms);
   while (unique < count && !g_alarm) {
     ssize_t r = recv(fd, buf, sizeof(buf), 0);

@@ -13,31 +13,19 @@
 at_ms="${LAB_fault_at_ms:-20000}"; count="${LAB_count:-10000}"; iv="${LAB_interval_us:-2000}"
 lead_ms=1000
 sim=0; [ "$LAB_driver" = rtl8168sim ] && sim=1
-now_ms=$(( $(lab_now_ns) / 1000000 ))
-[ "$now_ms" -lt $((at_ms - lead_ms - 200)) ] ||
-  lab_fail "setup ended at $now_ms ms (virtual), too late for the fault at $at_ms ms: raise --arg fault_at_ms and the property together"
+lab_fault_in_time "$at_ms" "$lead_ms"
 wd0=$(cat /sys/class/net/$IFA/queues/tx-0/tx_timeout 2>/dev/null || echo 0)
 resets0=$(lab_stat drv_resets)
 max_ms=$(( count * iv / 1000 + 2000 ))
-ns env LAB_READY=/tmp/ready fault-tool udp-gap 7200 "$count" "$max_ms" >/tmp/gap &
-lab_wait_file /tmp/ready 50 || lab_fail "receiver not ready"
-now_ms=$(( $(lab_now_ns) / 1000000 ))
-[ "$now_ms" -lt $((at_ms - lead_ms)) ] && usleep $(( (at_ms - lead_ms - now_ms) * 1000 ))
-lab_log "stream starts at $(( $(lab_now_ns) / 1000000 )) ms, fault at $at_ms ms"
-fault-tool udp-pace 10.9.0.2 7200 "$count" "$iv" >/tmp/pace
-n=0; while ! grep -q RESULT /tmp/gap 2>/dev/null; do
-  n=$((n+1)); [ "$n" -gt $(( max_ms / 100 + 50 )) ] && lab_fail "receiver did not finish"; usleep 100000
-done
-cat /tmp/pace /tmp/gap
+lab_paced_stream 7200 "$count" "$iv" "$at_ms" "$lead_ms" "$max_ms"
 wd=$(( $(cat /sys/class/net/$IFA/queues/tx-0/tx_timeout 2>/dev/null || echo 0) - wd0 ))
 resets=$(( $(lab_stat drv_resets) - resets0 ))
 [ $sim = 1 ] || resets=-
 bql=/sys/class/net/$IFA/queues/tx-0/byte_queue_limits
 inflight=$(cat $bql/inflight 2>/dev/null || echo -); limit=$(cat $bql/limit 2>/dev/null || echo -)
-g() { grep -oE "$1=[-0-9]+" /tmp/gap | head -n1 | cut -d= -f2; }
 refused=$(grep -oE 'refused=[0-9]+' /tmp/pace | cut -d= -f2)
 dmesg | grep -E 'timed out|TX timeout|resetting|PCI error' | tail -4 | sed 's/^/  /'
-lab_result "what=tx-timeout sent=$count received=$(g unique) lost=$(g lost) max_gap_us=$(g max_gap_us) gap_at_ms=$(g gap_at_ms) after_gap=$(g after_gap) tail_ms=$(g tail_ms) refused=${refused:-0} tx_timeouts=$wd resets=$resets bql_inflight=$inflight bql_limit=$limit"
+lab_result "what=tx-timeout sent=$count received=$(lab_gap unique) lost=$(lab_gap lost) max_gap_us=$(lab_gap max_gap_us) gap_at_ms=$(lab_gap gap_at_ms) after_gap=$(lab_gap after_gap) tail_ms=$(lab_gap tail_ms) refused=${refused:-0} tx_timeouts=$wd resets=$resets bql_inflight=$inflight bql_limit=$limit"
 # the trailing ping shows whether the DUT can send at all after the run
 ping -c 1 -W 2 10.9.0.2 >/dev/null 2>&1 && lab_result "what=after ping=ok" || lab_result "what=after ping=failed"
 lab_done

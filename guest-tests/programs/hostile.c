@@ -45,27 +45,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Registers (docs/R8169.md section 2). */
-#define R_IDR0 0x00
-#define R_DTCCR 0x10
-#define R_TXDESC 0x20
-#define R_TXHDESC 0x28
-#define R_CHIPCMD 0x37
-#define R_TXPOLL 0x38
-#define R_INTRMASK 0x3c
-#define R_INTRSTATUS 0x3e
-#define R_TXCONFIG 0x40
-#define R_RXCONFIG 0x44
-#define R_CFG9346 0x50
-#define R_CPLUSCMD 0xe0
-#define R_RXMAXSIZE 0xda
-#define R_RXDESC 0xe4
+/* Registers (docs/R8169.md section 2): the guest side's one register map. */
+#include "rtl8168-regs.h"
 
-#define CMD_RESET 0x10
-#define CMD_RXEN 0x08
-#define CMD_TXEN 0x04
-#define TXPOLL_HPQ 0x80
-#define TXPOLL_NPQ 0x40
 #define DESC_OWN 0x80000000u
 #define DESC_EOR 0x40000000u
 
@@ -314,8 +296,8 @@ static uint64_t garbage_ring(int rx) {
 /* ---- actions ------------------------------------------------------------------------- */
 
 static int dma_register(unsigned off, unsigned width) {
-  static const unsigned lo[] = {R_DTCCR, R_TXDESC, R_RXDESC};
-  static const unsigned hi[] = {R_DTCCR + 8, R_TXHDESC + 8, R_RXDESC + 8};
+  static const unsigned lo[] = {REG_COUNTER_LO, REG_TXDESC_LO, REG_RXDESC_LO};
+  static const unsigned hi[] = {REG_COUNTER_LO + 8, REG_TXHDESC_LO + 8, REG_RXDESC_LO + 8};
   unsigned i;
   for (i = 0; i < 3; i++)
     if (off < hi[i] && off + width > lo[i]) return 1;
@@ -331,69 +313,69 @@ static void random_access(void) {
     rd(off, width);
     return;
   }
-  if (below(4) == 0) wr(R_CFG9346, 1, 0xc0); /* unlock the Config registers */
+  if (below(4) == 0) wr(REG_CFG9346, 1, 0xc0); /* unlock the Config registers */
   wr(off, width, rnd32());
 }
 
 static void bad_ring_base(void) {
-  static const unsigned regs[] = {R_TXDESC, R_TXHDESC, R_RXDESC};
+  static const unsigned regs[] = {REG_TXDESC_LO, REG_TXHDESC_LO, REG_RXDESC_LO};
   wr64(regs[below(3)], bad_address());
-  if (below(2)) wr(R_CHIPCMD, 1, CMD_RXEN | CMD_TXEN);
-  if (below(2)) wr(R_TXPOLL, 1, below(2) ? TXPOLL_NPQ : TXPOLL_HPQ);
+  if (below(2)) wr(REG_CHIPCMD, 1, CMD_RXEN | CMD_TXEN);
+  if (below(2)) wr(REG_TXPOLL, 1, below(2) ? TXPOLL_NPQ : TXPOLL_HPQ);
 }
 
 static void tx_ring(void) {
-  wr64(below(4) ? R_TXDESC : R_TXHDESC, garbage_ring(0));
-  wr(R_TXCONFIG, 4, below(2) ? 0x03000700 : rnd32());
-  wr(R_CPLUSCMD, 2, rnd32() & 0xffff);
-  wr(R_CHIPCMD, 1, CMD_RXEN | CMD_TXEN);
-  wr(R_TXPOLL, 1, below(4) ? TXPOLL_NPQ : TXPOLL_HPQ | TXPOLL_NPQ);
+  wr64(below(4) ? REG_TXDESC_LO : REG_TXHDESC_LO, garbage_ring(0));
+  wr(REG_TXCONFIG, 4, below(2) ? 0x03000700 : rnd32());
+  wr(REG_CPLUSCMD, 2, rnd32() & 0xffff);
+  wr(REG_CHIPCMD, 1, CMD_RXEN | CMD_TXEN);
+  wr(REG_TXPOLL, 1, below(4) ? TXPOLL_NPQ : TXPOLL_HPQ | TXPOLL_NPQ);
 }
 
 static void rx_ring(void) {
-  wr64(R_RXDESC, garbage_ring(1));
-  wr(R_RXMAXSIZE, 2, below(2) ? 0x4000 : rnd32() & 0xffff);
-  wr(R_RXCONFIG, 4, 0xc73f); /* accept everything */
-  wr(R_CHIPCMD, 1, CMD_RXEN | CMD_TXEN);
+  wr64(REG_RXDESC_LO, garbage_ring(1));
+  wr(REG_RXMAXSIZE, 2, below(2) ? 0x4000 : rnd32() & 0xffff);
+  wr(REG_RXCONFIG, 4, 0xc73f); /* accept everything */
+  wr(REG_CHIPCMD, 1, CMD_RXEN | CMD_TXEN);
 }
 
 static void doorbells(void) {
   static const uint8_t values[] = {TXPOLL_NPQ, TXPOLL_HPQ, 0xff, 0x01, 0x00};
   unsigned i, n = 1 + below(16);
-  for (i = 0; i < n; i++) wr(R_TXPOLL, 1, values[below(sizeof(values))]);
+  for (i = 0; i < n; i++) wr(REG_TXPOLL, 1, values[below(sizeof(values))]);
 }
 
 static void chip_reset(void) {
   unsigned i;
-  wr(R_CHIPCMD, 1, below(4) ? CMD_RESET : rnd32());
-  for (i = 0; i < 100 && (rd(R_CHIPCMD, 1) & CMD_RESET); i++) usleep(100);
+  wr(REG_CHIPCMD, 1, below(4) ? CMD_RESET : rnd32());
+  for (i = 0; i < 100 && (rd(REG_CHIPCMD, 1) & CMD_RESET); i++) usleep(100);
 }
 
 static void tally_dump(void) {
   uint64_t addr = tally_target();
-  wr(R_DTCCR + 4, 4, (uint32_t)(addr >> 32));
-  wr(R_DTCCR, 4, ((uint32_t)addr & ~0x3fu) | (below(4) ? 0x08u : (rnd32() & 0x3fu)));
+  wr(REG_COUNTER_LO + 4, 4, (uint32_t)(addr >> 32));
+  wr(REG_COUNTER_LO, 4, ((uint32_t)addr & ~0x3fu) | (below(4) ? 0x08u : (rnd32() & 0x3fu)));
 }
 
 static void interrupts(void) {
-  wr(R_INTRMASK, 2, rnd32() & 0xffff);
-  wr(R_INTRSTATUS, 2, rnd32() & 0xffff);
+  wr(REG_INTRMASK, 2, rnd32() & 0xffff);
+  wr(REG_INTRSTATUS, 2, rnd32() & 0xffff);
 }
 
 static void quiesce(const uint8_t mac[6]) {
   unsigned i;
-  wr(R_INTRMASK, 2, 0);
-  wr(R_CHIPCMD, 1, 0);
-  wr(R_CHIPCMD, 1, CMD_RESET);
-  for (i = 0; i < 100 && (rd(R_CHIPCMD, 1) & CMD_RESET); i++) usleep(100);
-  wr64(R_TXDESC, 0);
-  wr64(R_TXHDESC, 0);
-  wr64(R_RXDESC, 0);
-  wr64(R_DTCCR, 0);
-  wr(R_INTRSTATUS, 2, 0xffff);
-  wr(R_CFG9346, 1, 0xc0);
-  for (i = 0; i < 6; i++) wr(R_IDR0 + i, 1, mac[i]);
-  wr(R_CFG9346, 1, 0x00);
+  wr(REG_INTRMASK, 2, 0);
+  wr(REG_CHIPCMD, 1, 0);
+  wr(REG_CHIPCMD, 1, CMD_RESET);
+  for (i = 0; i < 100 && (rd(REG_CHIPCMD, 1) & CMD_RESET); i++) usleep(100);
+  wr64(REG_TXDESC_LO, 0);
+  wr64(REG_TXHDESC_LO, 0);
+  wr64(REG_RXDESC_LO, 0);
+  wr64(REG_COUNTER_LO, 0);
+  wr(REG_INTRSTATUS, 2, 0xffff);
+  wr(REG_CFG9346, 1, 0xc0);
+  for (i = 0; i < 6; i++) wr(REG_MAC0 + i, 1, mac[i]);
+  wr(REG_CFG9346, 1, 0x00);
 }
 
 int main(int argc, char **argv) {
@@ -447,7 +429,7 @@ int main(int argc, char **argv) {
   if (g_bar == MAP_FAILED) die("mmap %s: %s", path);
 
   setup_dma();
-  for (k = 0; k < 6; k++) mac[k] = (uint8_t)rd(R_IDR0 + (unsigned)k, 1);
+  for (k = 0; k < 6; k++) mac[k] = (uint8_t)rd(REG_MAC0 + (unsigned)k, 1);
 
   for (i = 0; g_writes < writes; i++) {
     unsigned action = below(100);

@@ -105,21 +105,9 @@ frame_checks() {
 # received segment (stack_drops: TcpExt TCPRcvQDrop, TCPBacklogDrop, TCPZeroWindowDrop,
 # PFMemallocDrop, TCPMinTTLDrop, RcvPruned, Ip InDiscards, softnet backlog drops - each leaves
 # a hole as a NIC's loss does); otherwise it only reports.
-tcp_ofo_queue() {
-  awk '/^TcpExt: [A-Z]/ { for (i = 2; i <= NF; i++) n[i] = $i; next }
-       /^TcpExt: [0-9]/ { for (i = 2; i <= NF; i++) if (n[i] == "TCPOFOQueue") v = $i }
-       END { print v + 0 }' /proc/net/netstat
-}
+tcp_ofo_queue() { guest_tcp_ofo </proc/net/netstat; }
 stack_drops() {
-  s=$(cat /proc/net/netstat /proc/net/snmp | awk '
-       BEGIN { w["TcpExt:TCPRcvQDrop"]; w["TcpExt:TCPBacklogDrop"]; w["TcpExt:TCPZeroWindowDrop"]
-               w["TcpExt:PFMemallocDrop"]; w["TcpExt:TCPMinTTLDrop"]; w["TcpExt:RcvPruned"]
-               w["Ip:InDiscards"] }
-       $1 != p { p = $1; for (i = 2; i <= NF; i++) n[i] = $i; next }
-       { for (i = 2; i <= NF; i++) if (($1 n[i]) in w) s += $i; p = "" }
-       END { print s + 0 }')
-  for h in $(awk '{ print $2 }' /proc/net/softnet_stat 2>/dev/null); do s=$((s + 0x$h)); done
-  echo "$s"
+  echo $(( $(cat /proc/net/netstat /proc/net/snmp | guest_stack_drops) + $(guest_softnet_drops) ))
 }
 order_checks() {
   ofo="$(tcp_ofo_queue)"

@@ -31,6 +31,7 @@ from .result import HarnessError, Kind
 
 REPO = qemu.REPO
 LAB_DIR = REPO / "guest-tests" / "lab"
+GUEST_LIB = REPO / "guest-tests" / "initramfs" / "guest-lib.sh"
 DUT_MAC = "52:54:00:00:00:01"
 PARTNER_MAC = "52:54:00:00:00:02"
 KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -248,6 +249,8 @@ def make_overlay(path, case, krel, ko, params, progs):
     # only the shared helpers and this case: editing another case changes nothing here
     for sh in (LAB_DIR / "common.sh", LAB_DIR / f"{case}.sh"):
         t.file(f"lab/{sh.name}", sh.read_bytes(), 0o644)
+    # the helpers every guest shares (common.sh sources it): the overlay's copy, not the image's
+    t.file(f"etc/{GUEST_LIB.name}", GUEST_LIB.read_bytes(), 0o644)
     t.file("lab/params", (params.strip() + "\n").encode())
     if ko:
         t.file(f"lib/modules/{krel}/extra/rtl8168sim.ko", Path(ko).read_bytes())

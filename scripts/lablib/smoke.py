@@ -51,6 +51,8 @@ def command(qemu_bin, img, initrd, console):
 def overlay(path, krel, ko, params, regpoke):
     t = cpio.Tree()
     t.file("init", (DRIVER / "smoke-init").read_bytes(), 0o755)
+    # the helpers every guest shares (smoke-init sources it): the overlay's copy, not the image's
+    t.file("etc/guest-lib.sh", (REPO / "guest-tests/initramfs/guest-lib.sh").read_bytes(), 0o644)
     t.file(f"lib/modules/{krel}/extra/rtl8168sim.ko", Path(ko).read_bytes())
     t.file("rtl8168sim.params", (params + "\n").encode())
     t.file("usr/bin/regpoke", Path(regpoke).read_bytes(), 0o755)

@@ -244,21 +244,28 @@ class Results(unittest.TestCase):
 
 
 class GuestCode(unittest.TestCase):
-    """Every guest's code prints the one end line (and none of the former dialects)."""
+    """Every guest's code prints the one end line (and none of the former dialects): through
+    guest_verdict of guest-tests/initramfs/guest-lib.sh, which every guest sources."""
     FILES = ("guest-tests/initramfs/rtl8168-lib.sh", "guest-tests/lab/common.sh",
              "guest-tests/lab/init", "guest-tests/driver/smoke-init")
+    LIB = "guest-tests/initramfs/guest-lib.sh"
 
     def test_end_lines(self):
         repo = HERE.parent.parent
+        lib = (repo / self.LIB).read_text()
+        # the one place that prints the end line: "VERDICT " and guest_verdict's words
+        self.assertEqual(re.findall(r'echo "(VERDICT [^"]*)"', lib), ["VERDICT $*"])
         for f in self.FILES:
             text = (repo / f).read_text()
-            for old in ("LAB DONE", "LAB FAIL", "SMOKE PASS", "SMOKE FAIL"):
+            self.assertIn(". /etc/guest-lib.sh", text if f != "guest-tests/lab/init" else
+                          (repo / "guest-tests/lab/common.sh").read_text(), f)
+            for old in ("LAB DONE", "LAB FAIL", "SMOKE PASS", "SMOKE FAIL", 'echo "VERDICT'):
                 self.assertNotIn(old, text, f)
-            for echo in re.findall(r'echo "(VERDICT [^"]*)"', text):
-                # the shell's variables as a guest fills them in
-                line = re.sub(r"\$\{[^}]*\}|\$[A-Za-z_*]+", "x", echo)
-                self.assertIsNotNone(protocol.parse(line).end, f"{f}: {echo}")
-        self.assertIn('echo "VERDICT PASS smoke ok"',
+            for words in re.findall(r'guest_verdict ([^;|&)\n]*)', text):
+                # the shell's words as a guest fills them in, after guest_verdict's echo
+                line = "VERDICT " + re.sub(r'"?\$\{[^}]*\}"?|"?\$[A-Za-z_*]+"?', "x", words)
+                self.assertIsNotNone(protocol.parse(line).end, f"{f}: {words}")
+        self.assertIn("guest_verdict PASS smoke ok",
                       (repo / "guest-tests/driver/smoke-init").read_text())
 
 

@@ -50,6 +50,10 @@ fix and is expected CLEAN). `ctx` is a common.Context:
         dma         with iommu: lablib.qemu.DmaReport (.faults, .by_device, .refused,
                     .summary()); an IOMMU DMA fault makes the run FAIL; None without iommu
 
+Most episodes are one lab run per driver (rtl8168sim with one module parameter at its old or
+fixed value, or r8169): their run() is common.old_fixed_stock(ctx, driver, NAME, case, param,
+judge, ...), which makes the call to ctx.lab and the case dict below.
+
 run() returns one dict per case, built with common.case():
 
     common.case(episode=NAME, driver=driver, case="msi", expected="REPRODUCED"|"CLEAN",
@@ -148,6 +152,26 @@ def case(episode, driver, case, expected, observed, figures=None, lab=None, reas
     }
 
 
+def old_fixed_stock(ctx, driver, episode, lab_case, param, judge, old=0, fixed=1, args=None,
+                    props="", tagged=True, stock_expected=CLEAN):
+    """The run() of an episode whose cases are one lab run each: "old" and "fixed" are
+    rtl8168sim with module parameter `param` at `old` / `fixed` (expected REPRODUCED / CLEAN),
+    "stock" is r8169 (expected `stock_expected`: CLEAN, the stock driver carries every fix).
+    `judge(res, sim)` -> (observed, figures, reason); sim is True for rtl8168sim. The run
+    directory is "<episode>-<driver>" (tagged=False: derived from the arguments by ctx.lab).
+    Returns the one case dict, in a list (the episode-module interface above)."""
+    sim = driver != "stock"
+    if sim:
+        dut, params = "rtl8168sim", f"{param}={old if driver == 'old' else fixed}"
+        expected = REPRODUCED if driver == "old" else CLEAN
+    else:
+        dut, params, expected = "r8169", "", stock_expected
+    res = ctx.lab(lab_case, dut, params=params, args=args, props=props,
+                  tag=f"{episode}-{driver}" if tagged else None)
+    observed, fig, reason = judge(res, sim)
+    return [case(episode, driver, lab_case, expected, observed, fig, res, reason)]
+
+
 def short_figures(c, limit=6):
     items = list(c["figures"].items())[:limit]
     return " ".join(f"{k}={fmt_value(v)}" for k, v in items)
@@ -187,6 +211,21 @@ def write_json(path, meta, cases):
         f.write("\n")
     import os
     os.replace(tmp, path)
+
+
+def lab_result(res, missing, **match):
+    """(the first RESULT dict of lab run `res` whose fields match, "") - or (None, why) when
+    the run did not pass or printed no such line (why: "lab run <status>: <reason or
+    missing>", the episodes' UNEXPECTED reason)."""
+    r = res.result(**match)
+    if not res.ok or not r:
+        return None, f"lab run {res.status}: {res.reason or missing}"
+    return r, ""
+
+
+def counts(d, *keys):
+    """RESULT fields as numbers, 0 when missing or not a number (one per key, in order)."""
+    return [num(d, k, 0) or 0 for k in keys]
 
 
 def num(d, key, default=None):

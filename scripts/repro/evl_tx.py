@@ -21,10 +21,10 @@ from . import common
 
 
 def _judge(res, what):
-    r = res.result(what=what)
     num = common.num
-    if not res.ok or not r:
-        return None, {}, f"lab run {res.status}: {res.reason or 'no RESULT'}"
+    r, failed = common.lab_result(res, "no RESULT", what=what)
+    if failed:
+        return None, {}, failed
     errors = (num(r, "udp_csum_errors", 0) or 0) + (num(r, "tcp_csum_errors", 0) or 0) + \
         (num(r, "ip_hdr_errors", 0) or 0)
     fig = {"csum_errors": errors}
@@ -45,14 +45,5 @@ def _judge(res, what):
 
 
 def _run(ctx, driver, name, what, param):
-    args = {"what": what}
-    if driver == "stock":
-        res = ctx.lab("evl-tx", "r8169", args=args, tag=f"{name}-stock")
-        expected = common.CLEAN
-    else:
-        value = 0 if driver == "old" else 1
-        res = ctx.lab("evl-tx", "rtl8168sim", params=f"{param}={value}", args=args,
-                      tag=f"{name}-{driver}")
-        expected = common.REPRODUCED if driver == "old" else common.CLEAN
-    observed, fig, reason = _judge(res, what)
-    return [common.case(name, driver, "evl-tx", expected, observed, fig, res, reason)]
+    return common.old_fixed_stock(ctx, driver, name, "evl-tx", param,
+                                  lambda res, _sim: _judge(res, what), args={"what": what})

@@ -26,12 +26,10 @@ ARGS = {"count": 20, "size": 4000, "inner_off": 1536, "mtu": 4000}
 
 def judge(res):
     num = common.num
-    r = res.result(what="spill")
-    if not res.ok or not r:
-        return None, {}, f"lab run {res.status}: {res.reason or 'no RESULT what=spill'}"
-    sent = num(r, "sent", 0) or 0
-    outer = num(r, "outer", 0) or 0
-    inner = num(r, "inner", 0) or 0
+    r, failed = common.lab_result(res, "no RESULT what=spill", what="spill")
+    if failed:
+        return None, {}, failed
+    sent, outer, inner = common.counts(r, "sent", "outer", "inner")
     fig = {"injected": f"{inner}/{sent}", "outer": f"{outer}/{sent}",
            "rx_packets": num(r, "rx_packets"), "ip_truncated": num(r, "ip_truncated"),
            "rx_length_errors": num(r, "rx_length_errors")}
@@ -47,13 +45,5 @@ def judge(res):
 
 
 def run(ctx, driver):
-    if driver == "stock":
-        res = ctx.lab("rx-spill", "r8169", args=ARGS, tag=f"{NAME}-stock")
-        expected = common.CLEAN
-    else:
-        value = 0 if driver == "old" else 1
-        res = ctx.lab("rx-spill", "rtl8168sim", params=f"rx_spill_fix={value}", args=ARGS,
-                      tag=f"{NAME}-{driver}")
-        expected = common.REPRODUCED if driver == "old" else common.CLEAN
-    obs, fig, why = judge(res)
-    return [common.case(NAME, driver, "rx-spill", expected, obs, fig, res, why)]
+    return common.old_fixed_stock(ctx, driver, NAME, "rx-spill", "rx_spill_fix",
+                                  lambda res, _sim: judge(res), args=ARGS)

@@ -29,14 +29,10 @@ TAIL_MS = 5000
 
 
 def judge(res):
-    num = common.num
-    r = res.result(what="tx-timeout")
-    if not res.ok or not r:
-        return None, {}, f"lab run {res.status}: {res.reason or 'no RESULT what=tx-timeout'}"
-    wd = num(r, "tx_timeouts", 0) or 0
-    tail = num(r, "tail_ms", 0) or 0
-    gap = num(r, "max_gap_us", 0) or 0
-    after = num(r, "after_gap", 0) or 0
+    r, failed = common.lab_result(res, "no RESULT what=tx-timeout", what="tx-timeout")
+    if failed:
+        return None, {}, failed
+    wd, tail, gap, after = common.counts(r, "tx_timeouts", "tail_ms", "max_gap_us", "after_gap")
     fig = {"tx_timeouts": wd, "received": f"{r.get('received', '?')}/{r.get('sent', '?')}",
            "stall_ms": round(gap / 1000), "after_stall": after, "tail_ms": tail,
            "bql": f"{r.get('bql_inflight', '?')}/{r.get('bql_limit', '?')}"}
@@ -53,13 +49,5 @@ def judge(res):
 
 
 def run(ctx, driver):
-    if driver == "stock":
-        res = ctx.lab("tx-timeout", "r8169", args=ARGS, props=PROPS, tag=f"{NAME}-stock")
-        expected = common.CLEAN
-    else:
-        value = 0 if driver == "old" else 1
-        res = ctx.lab("tx-timeout", "rtl8168sim", params=f"tx_reset_bql={value}", args=ARGS,
-                      props=PROPS, tag=f"{NAME}-{driver}")
-        expected = common.REPRODUCED if driver == "old" else common.CLEAN
-    obs, fig, why = judge(res)
-    return [common.case(NAME, driver, "tx-timeout", expected, obs, fig, res, why)]
+    return common.old_fixed_stock(ctx, driver, NAME, "tx-timeout", "tx_reset_bql",
+                                  lambda res, _sim: judge(res), args=ARGS, props=PROPS)

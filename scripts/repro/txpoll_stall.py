@@ -67,12 +67,6 @@ def judge(res, sim):
 
 
 def run(ctx, driver):
-    if driver == "stock":
-        res = ctx.lab("txpoll", "r8169", args=ARGS)
-        sim, expected = False, common.CLEAN
-    else:
-        rekick = 0 if driver == "old" else 1
-        res = ctx.lab("txpoll", "rtl8168sim", params=f"txpoll_rekick={rekick}", args=ARGS)
-        sim, expected = True, (common.REPRODUCED if driver == "old" else common.CLEAN)
-    observed, fig, reason = judge(res, sim)
-    return [common.case(NAME, driver, "txpoll", expected, observed, fig, res, reason)]
+    # untagged: the run directories keep the names derived from the arguments
+    return common.old_fixed_stock(ctx, driver, NAME, "txpoll", "txpoll_rekick", judge,
+                                  args=ARGS, tagged=False)

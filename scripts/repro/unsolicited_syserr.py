@@ -36,14 +36,12 @@ STOCK_HAS_FIX = {"6.1": True, "6.12": True, "7.2": True}
 
 def judge(res, sim):
     num = common.num
-    r = res.result(what="syserr")
-    if not res.ok or not r:
-        return None, {}, f"lab run {res.status}: {res.reason or 'no RESULT what=syserr'}"
-    pci = num(r, "pci_errors", 0) or 0
+    r, failed = common.lab_result(res, "no RESULT what=syserr", what="syserr")
+    if failed:
+        return None, {}, failed
+    pci, lost, gap, carrier = common.counts(r, "pci_errors", "lost", "max_gap_us",
+                                            "carrier_changes")
     resets = num(r, "resets", 0) if sim else None
-    lost = num(r, "lost", 0) or 0
-    gap = num(r, "max_gap_us", 0) or 0
-    carrier = num(r, "carrier_changes", 0) or 0
     seen = num(r, "syserr_seen", 0) if sim else None
     fig = {"pci_errors": pci}
     if sim:
@@ -67,14 +65,7 @@ def judge(res, sim):
 
 
 def run(ctx, driver):
-    if driver == "stock":
-        res = ctx.lab("syserr", "r8169", args=ARGS, props=PROPS, tag=f"{NAME}-stock")
-        expected = common.CLEAN if STOCK_HAS_FIX.get(ctx.kernel, True) else common.REPRODUCED
-        obs, fig, why = judge(res, False)
-    else:
-        value = 1 if driver == "old" else 0
-        res = ctx.lab("syserr", "rtl8168sim", params=f"syserr_pcierr={value}", args=ARGS,
-                      props=PROPS, tag=f"{NAME}-{driver}")
-        expected = common.REPRODUCED if driver == "old" else common.CLEAN
-        obs, fig, why = judge(res, True)
-    return [common.case(NAME, driver, "syserr", expected, obs, fig, res, why)]
+    # the old driver had the parameter at 1 (SYSErr taken for a PCI error), the fix sets 0
+    stock = common.CLEAN if STOCK_HAS_FIX.get(ctx.kernel, True) else common.REPRODUCED
+    return common.old_fixed_stock(ctx, driver, NAME, "syserr", "syserr_pcierr", judge,
+                                  old=1, fixed=0, args=ARGS, props=PROPS, stock_expected=stock)
