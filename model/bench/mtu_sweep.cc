@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // mtu-sweep: TCP goodput of TSO TCP/IPv4 versus MTU and TX DMA burst
-// (docs/HISTORY.md §3). A driver without CPU time (ring always full) sends 64 KiB
-// TSO super-packets: the 66-byte header in its own descriptor (the skb's
+// (docs/HISTORY.md §3). A driver without CPU time (ring always full) sends
+// TSO super-packets as large as r8169 lets the stack build them (64000
+// bytes, at most 64 segments, tso_segments() below): the 66-byte header in its own descriptor (the skb's
 // linear part), the payload (whole MSS-sized segments, MSS = MTU - 52) in
 // descriptors laid out by --layout:
 //   linux  the payload as Linux hands it to r8169: tcp_sendmsg copies the
@@ -75,10 +76,25 @@ Layout layout_of(const std::string& name) {
 // Linux's TCP page fragments: 32 KiB (order-3) pages filled in stream order.
 constexpr uint32_t kPageFragBytes = 32768;
 
+// Segments per TSO super-packet, as the stack sizes them for r8169: the
+// driver advertises netif_set_tso_max_size(RTL_GSO_MAX_SIZE_V2 = 64000) and
+// netif_set_tso_max_segs(RTL_GSO_MAX_SEGS_V2 = 64) for the v2 descriptor
+// chips (rtl_init_one; guest-tests/driver does the same), and
+// tcp_xmit_size_goal makes a super-packet whole MSS segments of at most
+// gso_max_size - 1 - IPv4 header - TCP header with timestamps (3.x) bytes,
+// and at most gso_max_segs of them (tcp_tso_segs). Below MTU ~1052 the
+// 64-segment cap binds: 64 x 524 = 33536 bytes at MTU 576, as the lab's
+// trace shows (docs/TIMING.md "Lab versus bench").
+constexpr uint32_t kGsoMaxSize = 64000;
+constexpr uint32_t kGsoMaxSegs = 64;
+uint32_t tso_segments(uint32_t mss) {
+  return std::max<uint32_t>(1, std::min((kGsoMaxSize - 1 - 52) / mss, kGsoMaxSegs));
+}
+
 SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, Offloads offl,
                     const ParamList& params, unsigned packets) {
   const uint32_t mss = mtu - 52;
-  const uint32_t segs = (65536 - kTcpHeaderBytes) / mss;
+  const uint32_t segs = tso_segments(mss);
   const uint32_t payload = segs * mss;
   SimHost h(SimDriver::kMemBytes, params);
   SimDriver drv(h, DriverOptions{.tx_mxdma = mxdma});
@@ -91,7 +107,7 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, Offloads offl,
     if (++frames % segs == 0) done.push_back(t);
   };
   uint32_t seq = 0;
-  // header + at most 3 payload fragments (payload <= 64 KiB spans <= 3 pages)
+  // header + at most 3 payload fragments (payload < 64000 bytes spans <= 3 pages)
   constexpr unsigned kMaxDescs = 4;
   // v2 checksum offload, TSO off (r8169 rtl8169_tso_csum_v2): IPv4_CS |
   // TCP_CS and the transport offset (34) in opts2.
@@ -191,12 +207,12 @@ int cmd_mtu_sweep(int argc, char** argv) {
       "TSO payload layout: linux (32 KiB page fragments, as tcp_sendmsg builds them) or ideal "
       "(one descriptor)")(
       "offloads", po::value(&offloads)->default_value(offloads),
-      "what the stack hands the driver: tso (64 KiB TSO super-packets), sg-csum (SG + TX "
+      "what the stack hands the driver: tso (TSO super-packets of up to 64000 bytes / 64 segments, r8169's limits), sg-csum (SG + TX "
       "checksum, TSO off: MTU-sized frames of a 66-byte header and 1-2 page fragments, as "
       "Linux GSO builds them) or csum (SG off: each frame linearized in one buffer)")(
       "csv", "print a CSV header line first")(
       "packets", po::value(&packets)->default_value(packets),
-      "64 KiB super-packets measured per point after warm-up")(
+      "TSO super-packets (or as many frames) measured per point after warm-up")(
       "param", po::value(&raw_params)->composing(), "model parameter name=value (repeatable)")(
       "faults", po::value(&faults), "fault schedule, 'class:key=value,...;...' (docs/FAULTS.md); same as --param faults=SPEC");
   po::variables_map vm;
