@@ -22,7 +22,7 @@
 #   --arg fault_at_ms=20000 --arg watch_ms=20000
 # The DUT's TX descriptor ring address (TxDescStartAddr, from `ethtool -d`) is printed
 # (tx_ring=), so that addr= can name the ring's 4 KiB: the lab is deterministic, the address is
-# the same in every run of one kernel.
+# the same in every run of one kernel, case script and --arg set (a change to any moves it).
 # lab-programs: lab-tool
 at_ms="${LAB_fault_at_ms:-20000}"; watch_ms="${LAB_watch_ms:-20000}"
 traffic="${LAB_traffic:-tcp}"; flood="${LAB_flood:-1}"
