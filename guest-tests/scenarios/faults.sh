@@ -93,9 +93,11 @@ class_add() {
 }
 # class_traffic [flood]: "flood" adds 100 pings/s of 1 KiB next to the streams. A single TCP
 # flow keeps fewer frames in flight than r8169's 256 TX descriptors, so a stalled TX engine
-# would never fill the ring, the queue would never stop, and dev_watchdog (which only looks at
-# stopped queues) would never run rtl8169_tx_timeout: the pings fill the ring as any busy host's
-# other traffic would.
+# might never stop the queue, and dev_watchdog (which only looks at stopped queues: the
+# driver's DRV_XOFF or BQL's STACK_XOFF) would never run rtl8169_tx_timeout: the pings are
+# meant to fill the ring as any busy host's other traffic would. Caveat (lab case
+# tx-writeback, docs/FAULTS.md): busybox ping exits at its first sendto error, which came
+# (ENOBUFS) within a second of a stall in the lab.
 class_traffic() {
   fpid=""
   if [ "${1:-}" = flood ]; then
@@ -175,11 +177,12 @@ class_end "any:rx_dropped_dma tx_dma_errors"
 # the streams: a TX descriptor write-back or an RX data/descriptor write, whichever comes
 # 600th. TX: the engine stops (TxErr|SYSErr, tx_writeback_errors) until the driver resets the
 # chip, which r8169 (SYSErr ignored on the 8168c since 10ce0db78700) only does from its TX
-# watchdog: the flood fills the ring. RX: the frame is lost and counted (rx_dropped_dma), the
-# slot reused. Not the first write on a quiet link: there BQL's limit is still at its minimum
-# and stops the queue (STACK_XOFF) before the ring fills, and on 7.2 dev_watchdog, which only
-# looks at a queue the driver stopped, never ran (2026-12-05, one of two runs: no recovery in
-# 90 s; docs/FAULTS.md).
+# watchdog, and dev_watchdog only looks at a stopped queue (DRV_XOFF from the ring check or
+# STACK_XOFF from BQL, both count). RX: the frame is lost and counted (rx_dropped_dma), the
+# slot reused. On 7.2 the class did not recover in 2 of 4 runs (watchdog=0); the lab case
+# tx-writeback did not reproduce that (the watchdog fired in every run) but showed that the
+# flood's busybox ping exits at its first sendto error (ENOBUFS) right after the stall, so only
+# what the TCP flow already queued can stop the queue (docs/FAULTS.md).
 class_begin dma-write
 class_add "dma-write:nth=600" && class_traffic flood
 class_end "rx_dropped_dma tx_writeback_errors"
