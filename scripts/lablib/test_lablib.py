@@ -17,10 +17,9 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
-from lablib import cpio, guest, kernelpkg, lab, launch, protocol, qemu  # noqa: E402
-from lablib.result import HarnessError, Kind, Outcome  # noqa: E402
+from lablib import cpio, guest, kernelpkg, lab, launch, protocol, qemu
+from lablib.result import HarnessError, Kind, Outcome
 
 
 class Tmp(unittest.TestCase):

@@ -13,19 +13,17 @@ import importlib
 import os
 import re
 import subprocess
-import sys
 import time
 import traceback
 from pathlib import Path
 
+from lablib import protocol
+from lablib.result import Kind
+from repro import common, labrun
+
 from . import kernels, matrix
 
 REPO = kernels.REPO
-sys.path.insert(0, str(REPO / "scripts"))
-sys.dont_write_bytecode = True
-from repro import common, lab as replab  # noqa: E402
-from lablib import protocol  # noqa: E402
-from lablib.result import Kind  # noqa: E402
 
 LOG_TAIL = 150
 
@@ -152,21 +150,11 @@ def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
     episode_driver = "fixed" if module.name == "rtl8168sim" else "stock"
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    runs = []
-
-    def lab_fn(case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
-               iommu=iommu, initrd_append=()):
-        if tag is None:
-            tag = "-".join(x for x in (case, dut_driver, params.replace(" ", "_").replace("=", ""),
-                                       props.replace(",", "_").replace("=", "")) if x)
-        extra = ([str(overlay_cpio)] if overlay_cpio else []) + list(initrd_append)
-        r = replab.run_lab(REPO, kernel, case, dut_driver, params=params, args=args,
-                           props=props, out_dir=out_dir / tag, timeout=timeout or 300,
-                           log=log, initrd_append=extra, iommu=iommu)
-        runs.append(r)
-        return r
-
-    ctx = common.Context(kernel, out_dir, lab_fn, iommu=iommu)
+    # the module under test goes in before any archive of the episode's own
+    runner = labrun.Runner(kernel, out_dir, timeout=timeout, iommu=iommu, log=log,
+                           initrd_base=[str(overlay_cpio)] if overlay_cpio else [])
+    runs = runner.runs
+    ctx = common.Context(kernel, out_dir, runner, iommu=iommu)
     ctx.log = lambda msg: log(msg)
     try:
         cases = mod.run(ctx, episode_driver)

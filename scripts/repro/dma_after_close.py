@@ -38,7 +38,7 @@ PATCH = Path(__file__).resolve().parent.parent.parent / "guest-tests" / "r8169-p
 
 def old_overlay(ctx):
     """The newc archive with the old r8169 for ctx.kernel (built once, cached by content)."""
-    from regress_lib import driver   # scripts/ is on sys.path (scripts/reproduce, regress)
+    from regress_lib import driver   # the same import root (docs/ARCHITECTURE.md "Python tooling")
     m = driver.resolve(str(PATCH), ctx.kernel, ctx.log)
     return driver.overlay(m, ctx.kernel)
 

@@ -45,15 +45,10 @@ import csv
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-try:  # as repro.<module> (scripts/reproduce) or top-level (python3 -m unittest discover)
-    from . import common
-except ImportError:
-    sys.path.insert(0, str(HERE))
-    import common  # noqa: E402
+from . import common
 
 NAME = "dma-burst"
 DRIVERS = ("old", "fixed", "stock")

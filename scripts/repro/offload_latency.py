@@ -31,15 +31,9 @@ offload-latency.txt (the table).
 """
 import json
 import os
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-try:  # as repro.<module> (scripts/reproduce) or top-level (python3 -m unittest discover)
-    from . import common
-except ImportError:
-    sys.path.insert(0, str(HERE))
-    import common  # noqa: E402
+from . import common
 
 NAME = "offload-latency"
 DRIVERS = ("old", "fixed", "stock")
