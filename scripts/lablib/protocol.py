@@ -18,7 +18,9 @@ parse(text) -> Console(results, steps, guest, end, end_line, name); end is a res
 guest never says TIMEOUT or ERROR: only the launcher that owns the deadline or the harness
 does."""
 import re
+import sys
 from dataclasses import dataclass, field
+from typing import Optional
 
 from .result import Kind, Outcome
 
@@ -92,11 +94,101 @@ def verdict_line(kind, scenario, kernel, nic, reason, wall_s):
     return f"VERDICT {kind} {scenario} {kernel} {nic} {reason} (wall {wall_s:.1f}s)"
 
 
-def parse_verdict_line(text):
+def _host_verdict(m: "re.Match") -> Outcome:
+    return Outcome(Kind(m.group(1)), m.group(5), float(m.group(6)) if m.group(6) else 0.0)
+
+
+def parse_verdict_line(text: str) -> Optional[Outcome]:
     """The Outcome of run-guest's output (its VERDICT line), or None without one."""
     for line in lines(text):
         m = HOST_VERDICT_RE.match(line)
         if m:
-            wall = float(m.group(6)) if m.group(6) else 0.0
-            return Outcome(Kind(m.group(1)), m.group(5), wall)
+            return _host_verdict(m)
     return None
+
+
+@dataclass
+class GuestReport:
+    """run-guest's output (stdout): what the tools that read it back need (compare-nics)."""
+    results: list = field(default_factory=list)   # the guest's RESULT lines, in order
+    guest: list = field(default_factory=list)     # the guest's GUEST lines
+    peers: dict = field(default_factory=dict)     # "PEER <role> <json>": role -> the JSON text
+    verdict: Optional[Outcome] = None             # the last line's Outcome (wall_s from it)
+    verdict_line: str = ""
+    has_wall: bool = False                        # the VERDICT line carried "(wall Ns)"
+
+
+def parse_report(text: str) -> GuestReport:
+    """run-guest's output: its RESULT/GUEST lines (the guest's, copied from the console),
+    PEER lines (the host peers' JSON) and its one VERDICT line (the host's, verdict_line())."""
+    r = GuestReport()
+    for line in lines(text):
+        if line.startswith("RESULT "):
+            r.results.append(line)
+        elif line.startswith("GUEST "):
+            r.guest.append(line)
+        elif line.startswith("PEER "):
+            parts = line.split(" ", 2)
+            if len(parts) == 3:
+                r.peers[parts[1]] = parts[2]
+        else:
+            m = HOST_VERDICT_RE.match(line)
+            if m:
+                r.verdict, r.verdict_line, r.has_wall = _host_verdict(m), line, bool(m.group(6))
+    return r
+
+
+# ---- run-lab's report (scripts/run-lab's stdout, run-lab.txt) --------------------------------
+# HOST trace-hash dut=0x... partner=0x... events=N,M   (the models' hashes, read over QMP)
+# HOST inputs=... / HOST iommu ... / HOST wall=...     (host facts that may differ run to run)
+# RESULT ...                                           (the guest's, in order)
+# VERDICT PASS|FAIL|TIMEOUT|ERROR <case> <reason>      (end_line())
+
+@dataclass
+class LabReport:
+    trace_line: str = ""                           # "HOST trace-hash ..." ("" without one)
+    results: list = field(default_factory=list)   # the RESULT lines
+    end_line: str = ""                             # the VERDICT line
+
+    def fingerprint(self) -> list:
+        """What a replay must reproduce exactly (scripts/check-replay): the trace hashes and
+        event counts of both NICs, the guest's RESULT lines and the end line."""
+        return [x for x in (self.trace_line, *self.results, self.end_line) if x]
+
+
+def parse_lab_report(text: str) -> LabReport:
+    r = LabReport()
+    for line in lines(text):
+        if line.startswith("HOST trace-hash ") and not r.trace_line:
+            r.trace_line = line
+        elif line.startswith("RESULT "):
+            r.results.append(line)
+        elif line.startswith("VERDICT ") and not r.end_line:
+            r.end_line = line
+    return r
+
+
+def main(argv: list) -> int:
+    """python3 -m lablib.protocol lab-fingerprint FILE: the fingerprint of a run-lab report,
+    one line each (exit 3 when it has no trace hash); lab-summary FILE: its trace hash line
+    and the number of RESULT lines (scripts/check-replay)."""
+    if len(argv) != 2 or argv[0] not in ("lab-fingerprint", "lab-summary"):
+        print("usage: python3 -m lablib.protocol lab-fingerprint|lab-summary FILE",
+              file=sys.stderr)
+        return 2
+    try:
+        with open(argv[1], errors="replace") as fh:
+            rep = parse_lab_report(fh.read())
+    except OSError as e:
+        print(f"protocol: error: {e}", file=sys.stderr)
+        return 2
+    if argv[0] == "lab-summary":
+        print(f"{rep.trace_line} ({len(rep.results)} RESULT lines)")
+        return 0
+    for line in rep.fingerprint():
+        print(line)
+    return 0 if rep.trace_line else 3
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
