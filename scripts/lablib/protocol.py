@@ -30,7 +30,7 @@ END_RE = re.compile(r"^VERDICT (PASS|FAIL) (\S+) ?(.*)$")
 WORDS = {"PASS": Kind.PASS, "FAIL": Kind.FAIL}
 
 
-def parse_kv(line):
+def parse_kv(line: str) -> dict:
     """'RESULT a=1 b=x' (or the part after RESULT) -> {'a': '1', 'b': 'x'}."""
     return {m.group(1): m.group(2) for m in KV_RE.finditer(line)}
 
@@ -44,16 +44,16 @@ class Console:
     end_line: str = ""
     name: str = ""                                # the scenario / case named on it
 
-    def has_step(self, scenario, name):
+    def has_step(self, scenario: str, name: str) -> bool:
         pat = re.compile(rf"^STEP scenario={re.escape(scenario)} {re.escape(name)}\b")
         return any(pat.match(s) for s in self.steps)
 
 
-def lines(text):
+def lines(text: str) -> list:
     return [l.rstrip("\r") for l in text.replace("\r\n", "\n").split("\n")]
 
 
-def end_of(line):
+def end_of(line: str) -> tuple:
     """The Outcome and name of one end line ((None, "") if it is not one)."""
     m = END_RE.match(line)
     if not m:
@@ -61,7 +61,7 @@ def end_of(line):
     return Outcome(WORDS[m.group(1)], m.group(3).strip()), m.group(2)
 
 
-def parse(text):
+def parse(text: str) -> Console:
     c = Console()
     for line in lines(text):
         if line.startswith("RESULT "):
@@ -77,7 +77,7 @@ def parse(text):
     return c
 
 
-def end_line(kind, name, reason):
+def end_line(kind: Kind | str, name: str, reason: str) -> str:
     """The end line in a host's report (run-lab): the guest's form with the run's kind, which
     is TIMEOUT or ERROR when the launcher decided (no guest end line then)."""
     return f"VERDICT {kind} {name} {reason or 'ok'}"
@@ -89,7 +89,8 @@ HOST_VERDICT_RE = re.compile(
     r"^VERDICT (PASS|FAIL|ERROR|TIMEOUT) (\S+) (\S+) (\S+) ?(.*?)(?: \(wall ([0-9.]+)s\))?$")
 
 
-def verdict_line(kind, scenario, kernel, nic, reason, wall_s):
+def verdict_line(kind: Kind | str, scenario: str, kernel: str, nic: str, reason: str,
+                 wall_s: float) -> str:
     """run-guest's last line: VERDICT <KIND> <scenario> <kernel> <nic> <reason> (wall Ns)."""
     return f"VERDICT {kind} {scenario} {kernel} {nic} {reason} (wall {wall_s:.1f}s)"
 

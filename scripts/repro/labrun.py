@@ -21,7 +21,7 @@ compared; differences land in res.twice_diff. With spec.iommu both NICs sit behi
 intel-iommu (res.dma counts the DMA faults; any fault makes the run FAIL)."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional, Union
 
 from lablib import lab as lablab
 
@@ -67,7 +67,8 @@ def compare(a: LabResult, b: LabResult) -> list:
     return diff
 
 
-def run_lab(spec: lablab.Spec, out_dir, twice: bool = False, log: Log = print) -> LabResult:
+def run_lab(spec: lablab.Spec, out_dir: Union[str, Path], twice: bool = False,
+            log: Log = print) -> LabResult:
     """One lab run of `spec` in out_dir (with twice: again in <out_dir>-2, compared)."""
     out_dir = Path(out_dir)
     res = _one(spec, out_dir, log)
