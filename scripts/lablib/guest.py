@@ -22,7 +22,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, NoReturn
 
 from . import faultctl, launch, protocol, qemu
 from .result import HarnessError, Kind, Outcome
@@ -600,7 +600,7 @@ from the CMake build (build/bin/rtl8168-peer). See docs/GUEST.md."""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         print(f"{PROG}: error: {message} (see --help)", file=sys.stderr)
         sys.exit(2)
 

@@ -91,7 +91,7 @@ SERIES = [
 PLANT = 3   # index in SERIES of the plant: commit PLANT + 2 = 5, counting the import as 1
 
 
-def git(repo, *args):
+def git(repo: str | Path, *args: str) -> str:
     env = dict(os.environ, GIT_AUTHOR_DATE="2026-01-01T00:00:00Z",
                GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
     p = subprocess.run(["git", "-C", str(repo), "-c", "user.name=rtl8168-sim demo",
@@ -102,7 +102,7 @@ def git(repo, *args):
     return p.stdout.strip()
 
 
-def make_repo(repo, stock, origin):
+def make_repo(repo: Path, stock: Path, origin: str) -> list:
     repo.mkdir(parents=True)
     git(repo, "init", "-q", "-b", "main")
     for f in sorted(stock.iterdir()):
@@ -129,7 +129,7 @@ def make_repo(repo, stock, origin):
     return shas
 
 
-def export(repo, sha, dest):
+def export(repo: Path, sha: str, dest: Path) -> None:
     dest.mkdir(parents=True)
     p = subprocess.run(f"git -C '{repo}' archive {sha} | tar -x -C '{dest}'", shell=True,
                        capture_output=True, text=True)
@@ -137,7 +137,7 @@ def export(repo, sha, dest):
         raise RuntimeError(f"git archive {sha}: {p.stderr.strip()}")
 
 
-def run(cmd, log):
+def run(cmd: list, log: str | Path) -> tuple:
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -148,7 +148,7 @@ def run(cmd, log):
     return p.returncode, p.stdout, p.stderr, wall
 
 
-def main():
+def main() -> int:
     ap = argparse.ArgumentParser(prog="scripts/regress_lib/demo.py", description=__doc__.split(
         "\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernel", default="6.1", choices=kernels.KERNELS)

@@ -101,11 +101,12 @@ BROKEN = 2   # index in SERIES: C3
 PLANT = 4    # index in SERIES: C5
 
 
-def say(msg):
+def say(msg: str) -> None:
     print(f"kernel-demo: {msg}", flush=True)
 
 
-def git(gitdir, *args, env=None, inp=None, check=True):
+def git(gitdir: str | Path, *args: str, env: dict | None = None, inp: str | bytes | None = None,
+        check: bool = True) -> str | bytes:
     e = dict(os.environ, GIT_AUTHOR_DATE=DATE, GIT_COMMITTER_DATE=DATE)
     e.update(env or {})
     p = subprocess.run(["git", f"--git-dir={gitdir}", *IDENT, *args], capture_output=True,
@@ -116,7 +117,7 @@ def git(gitdir, *args, env=None, inp=None, check=True):
     return p.stdout.strip() if isinstance(p.stdout, str) else p.stdout
 
 
-def version_of(kernel):
+def version_of(kernel: str) -> str:
     """The version of the build/guest/<kernel> image, else apt's candidate of linux-source."""
     try:
         return kernels.image_info(kernel).get("version") or kernels.headers(kernel)["version"]
@@ -130,7 +131,7 @@ def version_of(kernel):
         return m.group(1)
 
 
-def base_repo(kernel, version):
+def base_repo(kernel: str, version: str) -> tuple:
     """The cached bare repository of linux-source-<kernel> at version: (gitdir, base sha)."""
     pkg = f"linux-source-{kernel}"
     d = kernels.cache_root() / "kernel-demo" / f"{pkg}_{re.sub(r'[:~]', '_', version)}"
@@ -181,7 +182,7 @@ def base_repo(kernel, version):
     return gitdir, stamp.read_text().strip()
 
 
-def simulate(gitdir, shas):
+def simulate(gitdir: Path, shas: list) -> list:
     """The indices (into shas) git bisect run tests for good shas[0], bad shas[-1] when the
     break skips and the plant and later fail: git bisect --no-checkout, nothing built."""
     script = (f'i=$(grep -n "$(git rev-parse BISECT_HEAD)" "$0.list" | cut -d: -f1); '
@@ -205,7 +206,7 @@ def simulate(gitdir, shas):
 WANT_STEPS = [BROKEN + 1, PLANT, PLANT + 1]     # C3 (skip), C4 (good), C5 (bad)
 
 
-def make_series(gitdir, base):
+def make_series(gitdir: Path, base: str) -> list:
     """The SERIES on base, with the commit dates that make git bisect test exactly C3, C4,
     C5 (after a skip git picks among equally good commits by their sha, so the order depends
     on the shas: the first nonce 0, 1, ... whose shas give that order; deterministic)."""
@@ -216,7 +217,7 @@ def make_series(gitdir, base):
     raise RuntimeError("no commit dates found that make git bisect test C3, C4, C5")
 
 
-def make_commits(gitdir, base, nonce=0):
+def make_commits(gitdir: Path, base: str, nonce: int = 0) -> list:
     """The SERIES as commits on base (plumbing: a temporary index, no work tree); shas."""
     shas = [base]
     idx = Path(tempfile.mkdtemp(prefix="rtl8168-kdemo-idx-")) / "index"
@@ -250,7 +251,7 @@ def make_commits(gitdir, base, nonce=0):
     return shas
 
 
-def main():
+def main() -> int:
     ap = argparse.ArgumentParser(prog="scripts/regress_lib/kernel_demo.py",
                                  description=__doc__.split("\n\n", 1)[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

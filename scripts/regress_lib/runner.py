@@ -16,12 +16,14 @@ import subprocess
 import time
 import traceback
 from pathlib import Path
+from typing import Callable
 
 from lablib import protocol
 from lablib.result import Kind
 from repro import common, labrun
 
 from . import kernels, matrix
+from .driver import Module
 
 REPO = kernels.REPO
 
@@ -55,7 +57,7 @@ def _env(overlay_cpio):
 
 # ---- guest scenarios ------------------------------------------------------------------------
 
-def guest_cases(out):
+def guest_cases(out: str) -> list:
     """The per-class lines of a scenario that judges several cases in one boot (faults:
     "RESULT scenario=faults class=dma-read verdict=PASS fired=1 ... why=ok") as the JSON's
     cases: {case, verdict, figures}."""
@@ -70,7 +72,8 @@ def guest_cases(out):
     return cases
 
 
-def run_guest(name, kernel, module, overlay_cpio, out_dir, peer, iommu=False):
+def run_guest(name: str, kernel: str, module: Module, overlay_cpio: str | Path | None,
+              out_dir: Path, peer: str | Path, iommu: bool = False) -> Result:
     t0 = time.monotonic()
     timeout = matrix.GUEST[name]
     cmd = [str(REPO / "scripts" / "run-guest"), "--kernel", kernel, "--scenario", name,
@@ -115,7 +118,7 @@ def _num(v):
         return None
 
 
-def lab_metrics(name, cases):
+def lab_metrics(name: str, cases: list) -> dict:
     """Throughput/latency figures of an episode's cases (keys of matrix.metric_specs)."""
     m = {}
     res = [r for c in cases for r in c.get("results", [])]
@@ -143,8 +146,9 @@ def lab_metrics(name, cases):
     return {k: v for k, v in m.items() if v is not None}
 
 
-def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
-            log=lambda m: None, iommu=False):
+def run_lab(name: str, kernel: str, module: Module, overlay_cpio: str | Path | None,
+            out_dir: str | Path, baselines: dict, timeout: float = 300,
+            log: Callable[[str], None] = lambda m: None, iommu: bool = False) -> Result:
     t0 = time.monotonic()
     mod = importlib.import_module(f"repro.{matrix.LAB[name]}")
     episode_driver = "fixed" if module.name == "rtl8168sim" else "stock"
@@ -213,7 +217,9 @@ def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
                   wall, out_dir, log_text, metrics, base, slim)
 
 
-def run_entry(name, kernel, module, overlay_cpio, out_dir, baselines, peer, log, iommu=False):
+def run_entry(name: str, kernel: str, module: Module, overlay_cpio: str | Path | None,
+              out_dir: Path, baselines: dict, peer: str | Path, log: Callable[[str], None],
+              iommu: bool = False) -> Result:
     if matrix.kind(name) == "guest":
         return run_guest(name, kernel, module, overlay_cpio, out_dir, peer, iommu)
     return run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, log=log, iommu=iommu)
