@@ -23,7 +23,7 @@ fix and is expected CLEAN). `ctx` is a common.Context:
                       episode's IOMMU = True)
     ctx.lab(case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
             iommu=None, initrd_append=None)
-                      -> lab.LabResult
+                      -> labrun.LabResult (ctx.lab is a labrun.Runner)
         case        guest-tests/lab/<case>.sh
         dut_driver  "rtl8168sim" | "r8169"
         params      module parameters for rtl8168sim, e.g. "txpoll_rekick=0"
@@ -34,7 +34,7 @@ fix and is expected CLEAN). `ctx` is a common.Context:
         initrd_append  newc archives appended for this run (e.g. an episode's patched r8169,
                     regress_lib.driver.overlay), after any the caller appends itself
 
-    lab.LabResult fields:
+    labrun.LabResult (lablib.lab.LabRun) fields:
         ok          True when the guest printed VERDICT PASS <case> ...
         status      lablib.result.Kind: PASS | FAIL | TIMEOUT | ERROR (a str: "PASS", ...)
         reason      the VERDICT FAIL reason / error text ("" on PASS)
