@@ -53,6 +53,10 @@ def lines(text: str) -> list:
     return [l.rstrip("\r") for l in text.replace("\r\n", "\n").split("\n")]
 
 
+def _starting(ls: list, prefix: str) -> list:
+    return [l for l in ls if l.startswith(prefix)]
+
+
 def end_of(line: str) -> tuple:
     """The Outcome and name of one end line ((None, "") if it is not one)."""
     m = END_RE.match(line)
@@ -122,20 +126,13 @@ class GuestReport:
 def parse_report(text: str) -> GuestReport:
     """run-guest's output: its RESULT/GUEST lines (the guest's, copied from the console),
     PEER lines (the host peers' JSON) and its one VERDICT line (the host's, verdict_line())."""
-    r = GuestReport()
-    for line in lines(text):
-        if line.startswith("RESULT "):
-            r.results.append(line)
-        elif line.startswith("GUEST "):
-            r.guest.append(line)
-        elif line.startswith("PEER "):
-            parts = line.split(" ", 2)
-            if len(parts) == 3:
-                r.peers[parts[1]] = parts[2]
-        else:
-            m = HOST_VERDICT_RE.match(line)
-            if m:
-                r.verdict, r.verdict_line, r.has_wall = _host_verdict(m), line, bool(m.group(6))
+    ls = lines(text)
+    r = GuestReport(results=_starting(ls, "RESULT "), guest=_starting(ls, "GUEST "))
+    for parts in (line.split(" ", 2) for line in _starting(ls, "PEER ")):
+        if len(parts) == 3:
+            r.peers[parts[1]] = parts[2]
+    for m in filter(None, map(HOST_VERDICT_RE.match, ls)):   # the last one counts
+        r.verdict, r.verdict_line, r.has_wall = _host_verdict(m), m.group(0), bool(m.group(6))
     return r
 
 
@@ -158,15 +155,10 @@ class LabReport:
 
 
 def parse_lab_report(text: str) -> LabReport:
-    r = LabReport()
-    for line in lines(text):
-        if line.startswith("HOST trace-hash ") and not r.trace_line:
-            r.trace_line = line
-        elif line.startswith("RESULT "):
-            r.results.append(line)
-        elif line.startswith("VERDICT ") and not r.end_line:
-            r.end_line = line
-    return r
+    ls = lines(text)
+    return LabReport(trace_line=next(iter(_starting(ls, "HOST trace-hash ")), ""),
+                     results=_starting(ls, "RESULT "),
+                     end_line=next(iter(_starting(ls, "VERDICT ")), ""))
 
 
 def main(argv: list) -> int:
