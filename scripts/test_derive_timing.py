@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/derive-timing recovers the DMA path it is given: the bench computes a peak/drop pair
 for known parameters, derive-timing solves them back from the pair alone.
-    RTL8168_BENCH=build/bin/rtl8168-bench python3 -m unittest scripts/test_derive_timing.py"""
+    RTL8168_BENCH=build/bin/rtl8168-bench python3 scripts/test_derive_timing.py
+(run as a file, like derive-timing itself: scripts/ is then the import root of repro.dma_burst)"""
 import importlib.machinery
 import importlib.util
 import io

@@ -10,7 +10,8 @@ Modules:
              (kind + reason + wall time); a timeout is a kind, never read from a reason
   protocol   the guest's console lines (RESULT/STEP/GUEST and the one end line of every
              guest, "VERDICT PASS|FAIL <name> <reason>": scenario, lab case or "smoke")
-             parsed into an Outcome
+             parsed into an Outcome; run-guest's output (parse_report) and run-lab's report
+             (parse_lab_report, python3 -m lablib.protocol lab-fingerprint: check-replay)
   cpio       the newc writer (byte-identical for the same contents) and reader: the guest
              image's initramfs (scripts/build-guest: cpio.py pack) and every archive that is
              appended to it
@@ -22,6 +23,10 @@ Modules:
   guest      scripts/run-guest: one scenario with the host peers (rtl8168-peer)
   lab        scripts/run-lab: the lab (two rtl8168 on one hub, -icount), in process
   smoke      guest-tests/driver/smoke-test
+  compare    scripts/compare-nics' table and JSON (python3 -m lablib.compare)
+
+scripts/ is the import root of lablib, repro and regress_lib (docs/ARCHITECTURE.md "Python
+tooling"): the executables in scripts/ import them directly, nothing changes sys.path.
 
 Standard library only.
 """

@@ -23,7 +23,7 @@ CTL_RE = re.compile(r"^STEP scenario=(\S+) ctl (\d+) (\S+)(?: (\S+))?\s*$")
 COMMANDS = ("fault-add", "fault-clear", "fault-list", "stats")
 
 
-def requests(steps, scenario):
+def requests(steps: list, scenario: str) -> list:
     """[(seq, command, arg)] of the guest's ctl STEP lines, in order."""
     out = []
     for line in steps:
@@ -33,7 +33,7 @@ def requests(steps, scenario):
     return out
 
 
-def hmp_command(command, arg, dev="nic0"):
+def hmp_command(command: str, arg: str, dev: str = "nic0") -> str | None:
     """The HMP command line for one request (None for an unknown request)."""
     if command == "fault-add" and arg:
         return f"qom-set {dev} fault-add {arg}"
@@ -56,7 +56,7 @@ def _json_of(reply):
     return json.loads(v) if isinstance(v, str) else v
 
 
-def flatten(command, doc):
+def flatten(command: str, doc: dict) -> str:
     """key=value words of a fault-list or x-stats document."""
     if command == "stats":
         return " ".join(f"{k}={v}" for k, v in doc.items())
@@ -72,7 +72,7 @@ def flatten(command, doc):
     return " ".join(words)
 
 
-def answer(command, reply):
+def answer(command: str, reply: str) -> str:
     """'OK ...' or 'ERR <message>' for the HMP reply of a request."""
     if command in ("fault-add", "fault-clear"):
         # qom-set prints nothing on success, the error (the model's message) otherwise
@@ -90,7 +90,7 @@ class Port:
         self.path = path
         self.sock = None
 
-    def send(self, line, wait_s=10.0):
+    def send(self, line: str, wait_s: float = 10.0) -> None:
         end = time.monotonic() + wait_s
         while self.sock is None:
             try:
@@ -104,7 +104,7 @@ class Port:
                 time.sleep(0.1)
         self.sock.sendall(line.encode() + b"\n")
 
-    def close(self):
+    def close(self) -> None:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
@@ -118,7 +118,7 @@ class Controller:
         self.done = 0      # the highest seq answered
         self.count = 0
 
-    def serve(self, steps):
+    def serve(self, steps: list) -> None:
         for seq, command, arg in requests(steps, self.scenario):
             if seq <= self.done:
                 continue

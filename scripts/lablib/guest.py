@@ -22,6 +22,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Iterable, Mapping, NoReturn
 
 from . import faultctl, launch, protocol, qemu
 from .result import HarnessError, Kind, Outcome
@@ -42,11 +43,11 @@ NIC_BDF = "01:00.0"
 BYTES_RE = re.compile(r"^[0-9]+[KMG]?$")
 
 
-def scenario_names():
+def scenario_names() -> list:
     return sorted(p.stem for p in SCENARIOS.glob("*.sh") if p.stem != "common")
 
 
-def host_header(path):
+def host_header(path: str | Path) -> tuple:
     """The scenario's '# host: sink=N source=M rr=R bytes=B timeout=T action=A net=N trace=E'
     line as a dict (first occurrence of a key wins)."""
     for line in Path(path).read_text(errors="replace").splitlines():
@@ -61,7 +62,7 @@ def host_header(path):
     return {}
 
 
-def chip_of(device_props):
+def chip_of(device_props: str) -> str:
     """The chip profile among the NIC's properties (chip=..., last wins; default 8168c)."""
     chips = [kv.split("=", 1)[1] for kv in (device_props or "").split(",")
              if kv.startswith("chip=")]
@@ -87,7 +88,8 @@ class Spec:
     iommu: bool = False
 
 
-def append_line(s, ports, net_env, env=os.environ):
+def append_line(s: Spec, ports: dict, net_env: dict,
+                env: Mapping[str, str] = os.environ) -> str:
     """The guest's kernel command line (rtl8168.<key>=<value> -> R_<key> in the guest)."""
     a = (f"console=ttyS0 quiet panic=-1 rtl8168.scenario={s.scenario} rtl8168.nic={s.nic} "
          f"rtl8168.bytes={s.bytes}")
@@ -106,7 +108,9 @@ def append_line(s, ports, net_env, env=os.environ):
     return a
 
 
-def command(s, img, initrd, append, tap=None, trace=(), env=os.environ, fw=None):
+def command(s: Spec, img: Path, initrd: str | Path, append: str, tap: str | None = None,
+            trace: Iterable[str] = (), env: Mapping[str, str] = os.environ,
+            fw: list | None = None) -> list:
     """The QEMU arguments common to every instance of the run (without -serial/-monitor)."""
     netdev = "user,id=net0"
     if s.net == "tap":
@@ -135,7 +139,7 @@ def command(s, img, initrd, append, tap=None, trace=(), env=os.environ, fw=None)
     return [qemu.binary(s.qemu, env), *args]
 
 
-def validate(s):
+def validate(s: Spec) -> tuple:
     """Fill in the defaults from the scenario's host line; HarnessError on bad input."""
     s.kernel = qemu.kernel_name(s.kernel)
     names = " ".join(scenario_names())
@@ -204,21 +208,21 @@ class Run:
         self.sockdir = Path(tempfile.mkdtemp(prefix="rtl8168-run.",
                                              dir=os.environ.get("TMPDIR") or "/tmp"))
 
-    def mon(self, n):
+    def mon(self, n: int) -> Path:
         return self.sockdir / f"monitor-{n}.sock"
 
-    def hmp(self, n, command):
+    def hmp(self, n: int, command: str) -> str:
         try:
             reply = launch.hmp(self.mon(n), command)
         except OSError as e:
             reply = f"(hmp {command!r}: {e})"
         return reply
 
-    def hmp_log(self, n, command):
+    def hmp_log(self, n: int, command: str) -> None:
         with open(self.out / "monitor.log", "a") as f:
             f.write(self.hmp(n, command) + "\n")
 
-    def close(self):
+    def close(self) -> None:
         for port in self.ports:
             port.close()
         for p in self.procs:
@@ -244,7 +248,7 @@ def _rc(p):
     return 128 - rc if rc is not None and rc < 0 else rc
 
 
-def start_peer(run, s, role, count, listen):
+def start_peer(run: Run, s: Spec, role: str, count: int, listen: str) -> tuple:
     out = run.out
     args = [s.peer, role, "--listen", f"{listen}:0", "--count", str(count)]
     if role == "sink":
@@ -269,7 +273,7 @@ def start_peer(run, s, role, count, listen):
     raise HarnessError(f"the peer {what} did not start")
 
 
-def run(s, say=_say):
+def run(s: Spec, say: Callable[[str], None] = _say) -> Outcome:
     """Run one scenario; prints the run-guest lines; returns the Outcome (HarnessError when
     nothing could be started)."""
     h, counts, action, trace = validate(s)
@@ -596,12 +600,12 @@ from the CMake build (build/bin/rtl8168-peer). See docs/GUEST.md."""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         print(f"{PROG}: error: {message} (see --help)", file=sys.stderr)
         sys.exit(2)
 
 
-def parser():
+def parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="scripts/run-guest", formatter_class=argparse.RawDescriptionHelpFormatter,
                  description="Boot a guest image under QEMU, run one scenario, print its result "
                              "lines and a verdict.\nExit status: 0 PASS, 1 FAIL or TIMEOUT, 2 bad "
@@ -644,7 +648,7 @@ def parser():
     return ap
 
 
-def main(argv):
+def main(argv: list) -> int:
     a = parser().parse_args(argv)
     if a.timeout is not None and not re.match(r"^[0-9]+$", a.timeout):
         print(f"{PROG}: error: --timeout needs whole seconds", file=sys.stderr)

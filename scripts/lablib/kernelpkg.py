@@ -34,6 +34,7 @@ import os
 import re
 import subprocess
 import sys
+from typing import Callable, Mapping
 
 KERNELS = ("6.1", "6.12", "7.2")
 LATEST = "latest"
@@ -53,22 +54,22 @@ def _apt(*args):
     return p.stdout if p.returncode == 0 else ""
 
 
-def version_key(s):
+def version_key(s: str) -> list:
     """Sort key close to `sort -V` for package names and versions."""
     return [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.findall(r"\d+|\D+", s)]
 
 
-def newest(names):
+def newest(names: list) -> str:
     return sorted(names, key=version_key)[-1] if names else ""
 
 
-def is_path(name):
+def is_path(name: str) -> bool:
     """A kernel tree rather than a Debian kernel name."""
     return "/" in name or name.startswith(".") or (bool(name) and os.path.isdir(name)
                                                    and not SERIES_RE.match(name))
 
 
-def tree_name(path):
+def tree_name(path: str) -> str:
     real = os.path.realpath(path)
     return "tree-" + hashlib.sha256(real.encode()).hexdigest()[:12]
 
@@ -78,7 +79,7 @@ def _image_names(run):
             if IMAGE_RE.match(n) or IMAGE_61_RE.match(n)]
 
 
-def available(run=_apt):
+def available(run: Callable[..., str] = _apt) -> list:
     """The X.Y series apt lists a linux-image package for, oldest first."""
     series = set()
     for n in _image_names(run):
@@ -93,7 +94,7 @@ def _available_text(run):
                                  "scripts/setup)")
 
 
-def series_of(name, run=_apt):
+def series_of(name: str, run: Callable[..., str] = _apt) -> str:
     """latest -> the newest series; X.Y and X.Y.Z -> X.Y; refuses anything else."""
     if name == LATEST:
         a = available(run)
@@ -108,14 +109,15 @@ def series_of(name, run=_apt):
     return f"{m.group(1)}.{m.group(2)}"
 
 
-def image_name(name, run=_apt):
+def image_name(name: str, run: Callable[..., str] = _apt) -> str:
     """The build/guest/<name> directory a kernel name boots."""
     if is_path(name):
         return tree_name(name)
     return series_of(name, run) if name == LATEST else name
 
 
-def package(name, run=_apt, env=os.environ):
+def package(name: str, run: Callable[..., str] = _apt,
+            env: Mapping[str, str] = os.environ) -> str:
     """The linux-image package of a Debian kernel name."""
     series = series_of(name, run)
     pkg = env.get("RTL8168_KERNEL_PKG", "")
@@ -152,7 +154,7 @@ def package(name, run=_apt, env=os.environ):
     return pkg
 
 
-def version(pkg, run=_apt):
+def version(pkg: str, run: Callable[..., str] = _apt) -> str:
     m = re.search(r"Candidate:\s*(\S+)", run("policy", pkg))
     v = m.group(1) if m else ""
     if not v or v == "(none)":
@@ -163,13 +165,13 @@ def version(pkg, run=_apt):
     return v
 
 
-def release(pkg):
+def release(pkg: str) -> str:
     """The kernel release a linux-image package name carries (6.1.0-57-amd64)."""
     r = pkg[len("linux-image-"):] if pkg.startswith("linux-image-") else pkg
     return r[:-len("-unsigned")] if r.endswith("-unsigned") else r
 
 
-def debs(pkg, run=_apt):
+def debs(pkg: str, run: Callable[..., str] = _apt) -> list:
     """The packages whose files make the image: since Debian's 7.x the linux-image package is
     an empty dependency of linux-binary-<release> (vmlinuz), linux-modules-<release> and
     linux-base-<release> (modules.builtin, modules.order: depmod needs them)."""
@@ -180,7 +182,8 @@ def debs(pkg, run=_apt):
     return split if split else [pkg]
 
 
-def lookup(name, run=_apt, env=os.environ):
+def lookup(name: str, run: Callable[..., str] = _apt,
+           env: Mapping[str, str] = os.environ) -> dict:
     if is_path(name):
         raise LookupError_(f"'{name}' is a kernel tree, not a Debian kernel name")
     pkg = package(name, run, env)
@@ -189,7 +192,7 @@ def lookup(name, run=_apt, env=os.environ):
             "debs": " ".join(debs(pkg, run))}
 
 
-def main(argv):
+def main(argv: list) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.split("Command line", 1)[1].split("\n", 1)[1].rstrip())
         return 0 if argv else 2

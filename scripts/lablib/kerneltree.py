@@ -76,7 +76,7 @@ class BadTree(Exception):
     """PATH is not a usable built kernel tree (the message is one line)."""
 
 
-def read_config(path):
+def read_config(path: str | Path) -> dict:
     """{CONFIG_X: value} of a .config ("is not set" lines are absent)."""
     opts = {}
     for line in Path(path).read_text(errors="replace").splitlines():
@@ -86,7 +86,7 @@ def read_config(path):
     return opts
 
 
-def has_pvh_note(path):
+def has_pvh_note(path: str | Path) -> bool:
     """True when PATH is an x86_64 ELF whose PT_NOTE segments hold Xen's PHYS32_ENTRY note
     (the PVH entry point QEMU -kernel uses for an uncompressed vmlinux)."""
     try:
@@ -120,7 +120,7 @@ def has_pvh_note(path):
     return False
 
 
-def source_of(tree):
+def source_of(tree: Path) -> Path:
     """The source tree of PATH: PATH itself when built in place, else where an O= directory's
     `source` link or Makefile points."""
     link = tree / "source"
@@ -148,7 +148,7 @@ def _modules_order(tree):
     return mods
 
 
-def check(path):
+def check(path: str | Path) -> dict:
     """What PATH is (dict), or BadTree naming what is missing."""
     tree = Path(path).resolve() if path else None
     if tree is None or not tree.is_dir():
@@ -225,7 +225,7 @@ def _key(tree, info):
     return h.hexdigest()[:16]
 
 
-def key(path):
+def key(path: str | Path) -> str:
     """Content key of a built tree (16 hex digits): release, the image's and .config's
     sha256 and the built modules', so a rebuilt tree gets a new key."""
     return check(path)["key"]
@@ -238,7 +238,7 @@ def _depmod():
     return None
 
 
-def install_modules(path, dest, make_args=()):
+def install_modules(path: str | Path, dest: str | Path, make_args: tuple = ()) -> Path | None:
     """make -C PATH modules_install INSTALL_MOD_PATH=DEST INSTALL_MOD_STRIP=1 (with depmod);
     returns DEST/lib/modules/<release> (a Path), or None when CONFIG_MODULES is off."""
     info = check(path)
@@ -267,7 +267,7 @@ def _fmt(v):
     return str(v)
 
 
-def main(argv):
+def main(argv: list) -> int:
     usage = ("usage: kerneltree.py check PATH | key PATH | install-modules PATH DEST")
     if len(argv) >= 1 and argv[0] in ("-h", "--help"):
         print(usage)

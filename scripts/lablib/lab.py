@@ -25,6 +25,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from . import cpio, launch, protocol, qemu
 from .result import HarnessError, Kind
@@ -40,7 +41,7 @@ VALUE_RE = re.compile(r"^[A-Za-z0-9_.:,+/@%=-]*$")
 RESERVED_ARGS = {"case", "driver", "params"}
 
 
-def case_names():
+def case_names() -> list:
     return sorted(p.stem for p in LAB_DIR.glob("*.sh") if p.stem != "common")
 
 
@@ -63,7 +64,7 @@ class Spec:
     iommu: bool = False                        # --iommu: both NICs behind intel-iommu
     pcap: bool = False                         # --pcap: hub.pcap of every frame on the hub
 
-    def command_args(self):
+    def command_args(self) -> list:
         """The equivalent scripts/run-lab arguments (for reproduce-cmd.txt)."""
         a = ["--kernel", self.kernel, "--case", self.case, "--dut-driver", self.dut_driver]
         if self.params:
@@ -103,20 +104,20 @@ class LabRun:
         self.dma = None         # --iommu: qemu.DmaReport of the run (None without --iommu)
 
     @property
-    def status(self):
+    def status(self) -> Kind:
         return self.kind
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return self.kind is Kind.PASS
 
-    def result(self, **match):
+    def result(self, **match: object) -> dict:
         for d in self.results:
             if all(d.get(k) == str(v) for k, v in match.items()):
                 return d
         return {}
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"status": str(self.kind), "reason": self.reason, "results": self.results,
                 "trace_hash": self.trace_hash, "trace_events": self.trace_events,
                 "inputs": self.inputs, "wall_s": round(self.wall_s, 1),
@@ -125,7 +126,7 @@ class LabRun:
 
 # ---- checks ---------------------------------------------------------------------------------
 
-def validate(s):
+def validate(s: Spec) -> str:
     """HarnessError for bad arguments or missing pieces (nothing started yet)."""
     if not CASE_RE.match(s.case) or s.case == "common" or not (LAB_DIR / f"{s.case}.sh").is_file():
         raise HarnessError(f"no case '{s.case}' (guest-tests/lab/<case>.sh; available: "
@@ -170,7 +171,7 @@ def validate(s):
     return info["release"]
 
 
-def parse_args_kv(items):
+def parse_args_kv(items: list) -> dict:
     """['k=v', ...] (run-lab --arg) -> {k: v}; HarnessError on an item without '='."""
     out = {}
     for kv in items:
@@ -183,7 +184,7 @@ def parse_args_kv(items):
 
 # ---- guest programs and the overlay ---------------------------------------------------------
 
-def build_programs():
+def build_programs() -> dict:
     """Compile guest-tests/lab/*.c and guest-tests/programs/rtl-traffic.c statically (cached in
     build/lab/bin by content hash); the overlay's copies override the image's."""
     progs = {}
@@ -214,7 +215,7 @@ def _header_lines(case_file):
     return case_file.read_text().splitlines()[:40]
 
 
-def case_programs(case_file, progs):
+def case_programs(case_file: Path, progs: dict) -> dict:
     """The programs a case declares ("# lab-programs: lab-tool rtl-traffic"); all by default.
     Only those go into the overlay, so editing another program does not change this case's run."""
     for line in _header_lines(case_file):
@@ -229,7 +230,7 @@ def case_programs(case_file, progs):
     return progs
 
 
-def case_props(case_file, which, extra):
+def case_props(case_file: Path, which: str, extra: str) -> str:
     """-device properties of one NIC: the case's "# lab-dut-props: k=v,..." (or
     lab-partner-props) line, then the command line's, merged by key (the command line wins)."""
     own = []
@@ -243,7 +244,8 @@ def case_props(case_file, which, extra):
     return qemu.props(*own, extra)
 
 
-def make_overlay(path, case, krel, ko, params, progs):
+def make_overlay(path: str | Path, case: str, krel: str, ko: str | Path | None, params: str,
+                 progs: dict) -> None:
     t = cpio.Tree()
     t.file("init", (LAB_DIR / "init").read_bytes(), 0o755)
     # only the shared helpers and this case: editing another case changes nothing here
@@ -261,12 +263,13 @@ def make_overlay(path, case, krel, ko, params, progs):
 
 # ---- the command line -----------------------------------------------------------------------
 
-def pcap_path(console):
+def pcap_path(console: str | Path) -> Path:
     """--pcap's capture, beside the console log in the run directory."""
     return Path(console).parent / "hub.pcap"
 
 
-def command(s, img, initrd, console, dut_props, partner_props, rrfile=None):
+def command(s: Spec, img: Path, initrd: str | Path, console: str | Path, dut_props: str,
+            partner_props: str, rrfile: str | Path | None = None) -> list:
     append = ["console=ttyS0", "panic=-1", "loglevel=4", "nokaslr", f"lab.case={s.case}",
               f"lab.driver={s.dut_driver}"]
     append += [f"lab.{k}={v}" for k, v in s.args.items()]
@@ -294,7 +297,8 @@ def command(s, img, initrd, console, dut_props, partner_props, rrfile=None):
             "-chardev", "stdio,id=qmp0,signal=off", "-mon", "chardev=qmp0,mode=control"]
 
 
-def inputs_fingerprint(cmd, initrd, console, vmlinux, qemu_bin, rrfile=None):
+def inputs_fingerprint(cmd: list, initrd: str | Path, console: str | Path, vmlinux: str | Path, qemu_bin: str,
+                       rrfile: str | Path | None = None) -> str:
     """Everything the guest run depends on: two runs with the same inputs must give the same
     trace hashes and figures (reproduce --twice compares it first). Paths that differ run to
     run do not count, their contents do."""
@@ -318,7 +322,7 @@ def _stderr(msg):
     print(f"run-lab: {msg}", file=sys.stderr, flush=True)
 
 
-def run(s, out_dir=None, say=_stderr):
+def run(s: Spec, out_dir: str | Path | None = None, say: Callable[[str], None] = _stderr) -> "LabRun":
     """Run one lab case; never raises for the run itself (bad arguments give Kind.ERROR with
     the reason, nothing started)."""
     res = LabRun()
@@ -442,7 +446,7 @@ def _run(s, res, out, work, krel, extras, progs, say):
 NIC_BDFS = {"dut": "01:00.0", "partner": "02:00.0"}
 
 
-def judge_dma(kind, reason, dma):
+def judge_dma(kind: Kind, reason: str, dma: qemu.DmaReport) -> tuple:
     """--iommu: a run whose NICs took any IOMMU DMA fault FAILs with the count named (a stock
     driver never lets its device touch memory it did not map for it); a run in which QEMU
     did not translate both NICs' DMA FAILs too (the guest did not turn DMA remapping on)."""

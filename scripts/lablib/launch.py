@@ -19,10 +19,10 @@ class Deadline:
         self.t0 = clock()
         self.seconds = seconds
 
-    def elapsed(self):
+    def elapsed(self) -> float:
         return self.clock() - self.t0
 
-    def expired(self):
+    def expired(self) -> bool:
         return self.seconds is not None and self.elapsed() >= self.seconds
 
 
@@ -34,10 +34,10 @@ class Console:
         self.paths = [Path(p) for p in paths]
         self.shown = 0
 
-    def add(self, path):
+    def add(self, path: str | Path) -> None:
         self.paths.append(Path(path))
 
-    def text(self):
+    def text(self) -> str:
         out = []
         for p in self.paths:
             try:
@@ -46,7 +46,7 @@ class Console:
                 pass
         return "".join(out).replace("\r", "")
 
-    def new_text(self):
+    def new_text(self) -> str:
         """What appeared since the last call (for --verbose echoing)."""
         t = self.text()
         new, self.shown = t[self.shown:], max(self.shown, len(t))
@@ -72,19 +72,19 @@ class Qemu:
                                          stderr=subprocess.STDOUT, start_new_session=True, **kw)
 
     @property
-    def pid(self):
+    def pid(self) -> int:
         return self.proc.pid
 
-    def alive(self):
+    def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: float | None = None) -> int | None:
         try:
             return self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             return None
 
-    def stop(self, grace=5.0):
+    def stop(self, grace: float = 5.0) -> int | None:
         """Wait up to grace seconds for QEMU to exit, then SIGTERM, then SIGKILL."""
         if self.wait(grace) is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -94,7 +94,7 @@ class Qemu:
         self.log.close()
         return self.proc.returncode
 
-    def close(self):
+    def close(self) -> None:
         if self.alive():
             self.proc.kill()
             self.proc.wait()
@@ -108,7 +108,7 @@ class Qemu:
             self.log.close()
 
 
-def hmp(sock_path, command, timeout=30):
+def hmp(sock_path: str | Path, command: str, timeout: float = 30) -> str:
     """One HMP command over a monitor socket (-monitor unix:PATH,server=on,wait=off): the
     reply without the echoed command line."""
     s = socket.socket(socket.AF_UNIX)
@@ -159,14 +159,14 @@ class Qmp:
             self.q.put(msg)
         self.q.put(None)
 
-    def next(self, timeout):
+    def next(self, timeout: float) -> dict | None | bool:
         """The next message; None when QEMU closed stdout, False on timeout."""
         try:
             return self.q.get(timeout=timeout)
         except queue.Empty:
             return False
 
-    def command(self, name, timeout=20, **arguments):
+    def command(self, name: str, timeout: float = 20, **arguments: object) -> dict | None:
         cmd = {"execute": name}
         if arguments:
             cmd["arguments"] = arguments

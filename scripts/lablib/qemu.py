@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Callable, Iterable, Mapping
 
 from . import cpio, kernelpkg
 from .result import HarnessError
@@ -34,14 +35,14 @@ KERNEL_HELP = ("6.1, 6.12, 7.2, latest (the newest Debian kernel), X.Y.Z, or the
                "built kernel tree")
 
 
-def binary(explicit=None, env=os.environ):
+def binary(explicit: str | Path | None = None, env: Mapping[str, str] = os.environ) -> str:
     """The QEMU binary every launcher uses (a str)."""
     if explicit:
         return str(explicit)
     return env.get("RTL8168_QEMU") or str(DEFAULT_QEMU)
 
 
-def check_binary(path, need_rtl8168=False):
+def check_binary(path: str, need_rtl8168: bool = False) -> None:
     if not os.access(path, os.X_OK):
         raise HarnessError(f"QEMU not found at {path}: run scripts/build-qemu, or set "
                            f"RTL8168_QEMU / pass --qemu PATH")
@@ -51,7 +52,8 @@ def check_binary(path, need_rtl8168=False):
             raise HarnessError(f"{path} has no -device rtl8168: run scripts/build-qemu")
 
 
-def firmware_args(dirs=FW_DIRS, isdir=os.path.isdir):
+def firmware_args(dirs: Iterable[str] = FW_DIRS,
+                  isdir: Callable[[str], bool] = os.path.isdir) -> list:
     out = []
     for d in dirs:
         if isdir(d):
@@ -59,13 +61,13 @@ def firmware_args(dirs=FW_DIRS, isdir=os.path.isdir):
     return out
 
 
-def check_props(text, what="--device-props"):
+def check_props(text: str, what: str = "--device-props") -> str:
     if text and not PROPS_RE.match(text):
         raise HarnessError(f"{what}: '{text}' is not key=value[,key=value...] without spaces")
     return text
 
 
-def props(*sources):
+def props(*sources: str) -> str:
     """Merge key=value lists by key (a later source wins, the first position stays) into the
     ',k=v,...' suffix of a -device value ('' when empty)."""
     d = {}
@@ -77,7 +79,8 @@ def props(*sources):
     return "".join(f",{k}={v}" for k, v in d.items())
 
 
-def device(model, id, netdev, mac, bus=None, extra=""):
+def device(model: str, id: str | None, netdev: str, mac: str, bus: str | None = None,
+           extra: str = "") -> str:
     """A NIC's -device value (id None: no QOM id). extra: ',k=v...' (from props()) or 'k=v,...'."""
     v = model + (f",id={id}" if id else "") + f",netdev={netdev},mac={mac},romfile="
     if bus:
@@ -87,14 +90,14 @@ def device(model, id, netdev, mac, bus=None, extra=""):
     return v
 
 
-def icount(rr=None, rrfile=None):
+def icount(rr: str | None = None, rrfile: str | Path | None = None) -> str:
     v = ICOUNT
     if rr:
         v += f",rr={rr},rrfile={rrfile}"
     return v
 
 
-def kernel_name(spec, build=True, env=os.environ):
+def kernel_name(spec: str, build: bool = True, env: Mapping[str, str] = os.environ) -> str:
     """The image name (build/guest/<name>) of a --kernel value: a Debian name as given, latest as
     the series it means today, a kernel tree PATH as tree-<hash>; for a PATH the image is built
     or refreshed first (scripts/build-guest: cached by the tree's contents, so a no-op when the
@@ -114,7 +117,7 @@ def kernel_name(spec, build=True, env=os.environ):
     return name
 
 
-def image(kernel):
+def image(kernel: str) -> tuple:
     """(dir, info dict) of build/guest/<K>; HarnessError when it is not built."""
     d = REPO / "build" / "guest" / kernel
     if not (d / "vmlinux").exists() or not (d / "initramfs.cpio").exists():
@@ -126,7 +129,7 @@ def image(kernel):
     return d, info
 
 
-def initrd_append_env(env=os.environ):
+def initrd_append_env(env: Mapping[str, str] = os.environ) -> list:
     """$RTL8168_INITRD_APPEND=a.cpio[:b.cpio]: archives appended after the image (and overlay);
     later files win (scripts/regress puts the module under test there)."""
     extras = [x for x in env.get("RTL8168_INITRD_APPEND", "").split(":") if x]
@@ -136,7 +139,7 @@ def initrd_append_env(env=os.environ):
     return extras
 
 
-def initrd(base, extras, dest):
+def initrd(base: str | Path, extras: list, dest: str | Path) -> str:
     """base when nothing is appended, else dest = base + extras (newc archives in order)."""
     if not extras:
         return str(base)
@@ -144,7 +147,7 @@ def initrd(base, extras, dest):
     return str(dest)
 
 
-def quote(cmd):
+def quote(cmd: Iterable[str]) -> str:
     """A command line as one printable line (for qemu.cmdline files)."""
     return " ".join(f"'{c}'" if " " in c else c for c in cmd)
 
@@ -176,11 +179,11 @@ _FPD_RE = re.compile(r"(?:^|[ :])vtd_fault_disabled ")
 _REFUSED_RE = re.compile(r"(?:^|[ :])rtl8168_dma_error ")
 
 
-def iommu_args():
+def iommu_args() -> list:
     return ["-device", IOMMU_DEVICE, *[x for t in IOMMU_TRACE for x in ("-trace", t)]]
 
 
-def sid_bdf(sid):
+def sid_bdf(sid: int) -> str:
     """A PCI requester id (bus << 8 | devfn) as bus:slot.fn."""
     return f"{sid >> 8:02x}:{(sid >> 3) & 0x1f:02x}.{sid & 7:x}"
 
@@ -203,7 +206,7 @@ class DmaReport:
         self.translated = {}
         self.first = ""
 
-    def add_text(self, text):
+    def add_text(self, text: str) -> None:
         for line in text.splitlines():
             m = _FAULT_RE.search(line)
             if m:
@@ -226,7 +229,7 @@ class DmaReport:
                 self.refused += 1
         return self
 
-    def summary(self):
+    def summary(self) -> str:
         """One line: 'N IOMMU DMA faults (...)' or 'no IOMMU DMA fault'."""
         if self.faults or self.suppressed:
             per = ", ".join(f"{k}: {v}" for k, v in sorted(self.by_device.items()))
@@ -239,11 +242,11 @@ class DmaReport:
         return s + f"; {self.refused} DMA transaction{'s' if self.refused != 1 else ''} " \
                    f"refused to the rtl8168 (rtl8168_dma_error)"
 
-    def untranslated(self, bdfs):
+    def untranslated(self, bdfs: Iterable[str]) -> list:
         """The devices among bdfs whose DMA QEMU never translated during the run."""
         return [b for b in bdfs if not self.translated.get(b)]
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"faults": self.faults, "by_device": dict(self.by_device),
                 "suppressed": self.suppressed, "refused": self.refused,
                 "translated": dict(self.translated), "first": self.first}
@@ -258,7 +261,7 @@ class FaultWatch:
         self.partial = {}
         self.faults = 0
 
-    def poll(self, paths):
+    def poll(self, paths: Iterable[str | Path]) -> int:
         for p in paths:
             p = Path(p)
             try:
@@ -275,7 +278,7 @@ class FaultWatch:
         return self.faults
 
 
-def dma_report(paths):
+def dma_report(paths: Iterable[str | Path]) -> DmaReport:
     """DmaReport of QEMU log files (missing files count as empty)."""
     r = DmaReport()
     for p in paths:

@@ -24,15 +24,15 @@ class Kind(str, enum.Enum):
         return self.value
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return self is Kind.PASS
 
     @property
-    def exit_code(self):
+    def exit_code(self) -> int:
         return {Kind.PASS: 0, Kind.FAIL: 1, Kind.TIMEOUT: 1, Kind.ERROR: 2}[self]
 
     @classmethod
-    def parse(cls, word):
+    def parse(cls, word: str) -> "Kind":
         """'PASS' / 'pass' -> Kind.PASS; ValueError for anything else."""
         return cls(str(word).strip().upper())
 
@@ -44,7 +44,7 @@ class Outcome:
     wall_s: float = 0.0
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return self.kind.ok
 
     def __str__(self):

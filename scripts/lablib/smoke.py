@@ -35,7 +35,7 @@ Prints the guest console; exit 0 when the guest prints "VERDICT PASS smoke ...",
 VERDICT FAIL or a timeout, 2 on bad arguments or missing pieces."""
 
 
-def command(qemu_bin, img, initrd, console):
+def command(qemu_bin: str, img: Path, initrd: str | Path, console: str | Path) -> list:
     return [qemu_bin, "-nodefaults", "-no-reboot", "-display", "none", "-m", "512", "-smp", "1",
             *qemu.firmware_args(), "-accel", "tcg", "-M", "q35",
             "-device", "pcie-root-port,id=rp1,chassis=1,slot=1",
@@ -48,7 +48,7 @@ def command(qemu_bin, img, initrd, console):
             "-append", "console=ttyS0 panic=-1 loglevel=4", "-serial", f"file:{console}"]
 
 
-def overlay(path, krel, ko, params, regpoke):
+def overlay(path: str | Path, krel: str, ko: str | Path, params: str, regpoke: str | Path) -> None:
     t = cpio.Tree()
     t.file("init", (DRIVER / "smoke-init").read_bytes(), 0o755)
     # the helpers every guest shares (smoke-init sources it): the overlay's copy, not the image's
@@ -59,7 +59,7 @@ def overlay(path, krel, ko, params, regpoke):
     t.write(path)
 
 
-def run(kernel, params, timeout):
+def run(kernel: str, params: str, timeout: float) -> tuple:
     kernel = qemu.kernel_name(kernel)
     img, info = qemu.image(kernel)
     ko = REPO / "build" / "driver" / kernel / "rtl8168sim.ko"
@@ -102,7 +102,7 @@ def run(kernel, params, timeout):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def main(argv):
+def main(argv: list) -> int:
     ap = argparse.ArgumentParser(prog="guest-tests/driver/smoke-test", description=DESCRIPTION,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernel", required=True, metavar="K", help="guest kernel: " + qemu.KERNEL_HELP)

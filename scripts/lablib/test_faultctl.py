@@ -13,9 +13,8 @@ import unittest
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lablib import faultctl  # noqa: E402
+from lablib import faultctl
 
 LIST = {"faults": [{"index": 0, "spec": "rx-withhold:nth=200,count=16", "class": "rx-withhold",
                     "state": "done", "seen": 215, "fired": 16, "next": None}],

@@ -16,9 +16,8 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
-from lablib import kerneltree  # noqa: E402
+from lablib import kerneltree
 
 REPO = HERE.parent.parent
 

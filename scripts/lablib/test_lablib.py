@@ -4,6 +4,8 @@ the console protocol and the result vocabulary (a timeout is its own kind), QEMU
 construction and the RTL8168_QEMU override, the kernel-package lookup. No guest is booted.
 
   python3 -m unittest discover -s scripts/lablib -t scripts"""
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -17,10 +19,9 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
-from lablib import cpio, guest, kernelpkg, lab, launch, protocol, qemu  # noqa: E402
-from lablib.result import HarnessError, Kind, Outcome  # noqa: E402
+from lablib import cpio, guest, kernelpkg, lab, launch, protocol, qemu
+from lablib.result import HarnessError, Kind, Outcome
 
 
 class Tmp(unittest.TestCase):
@@ -241,6 +242,43 @@ class Results(unittest.TestCase):
                                         "the transfer (wall 3.0s)")
         self.assertEqual(o.kind, Kind.FAIL)      # "timeout" in a reason is just text
         self.assertIsNone(protocol.parse_verdict_line("RESULT x=1\n"))
+
+
+class LabReport(Tmp):
+    """run-lab's report as check-replay reads it (lablib.protocol.parse_lab_report)."""
+    REPORT = ("HOST trace-hash dut=0xab partner=0xcd events=10,20\n"
+              "HOST inputs=1234\n"
+              "RESULT case=txpoll stalled=1\n"
+              "RESULT case=txpoll frames=7\n"
+              "VERDICT PASS txpoll ok\n"
+              "HOST wall=12.3s status=PASS out=/somewhere\n")
+
+    def test_fingerprint_leaves_out_what_may_differ(self):
+        rep = protocol.parse_lab_report(self.REPORT)
+        self.assertEqual(rep.fingerprint(), [
+            "HOST trace-hash dut=0xab partner=0xcd events=10,20",
+            "RESULT case=txpoll stalled=1", "RESULT case=txpoll frames=7",
+            "VERDICT PASS txpoll ok"])
+        other = self.REPORT.replace("inputs=1234", "inputs=9").replace("12.3s", "99.0s")
+        self.assertEqual(protocol.parse_lab_report(other).fingerprint(), rep.fingerprint())
+        self.assertNotEqual(protocol.parse_lab_report(
+            self.REPORT.replace("0xcd", "0xce")).fingerprint(), rep.fingerprint())
+
+    def test_command_line(self):
+        f = self.tmp / "run-lab.txt"
+        f.write_text(self.REPORT)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(protocol.main(["lab-summary", str(f)]), 0)
+            self.assertEqual(protocol.main(["lab-fingerprint", str(f)]), 0)
+        self.assertEqual(out.getvalue().splitlines()[0],
+                         "HOST trace-hash dut=0xab partner=0xcd events=10,20 (2 RESULT lines)")
+        self.assertEqual(len(out.getvalue().splitlines()), 5)
+        f.write_text("VERDICT ERROR txpoll no QEMU\n")   # nothing ran: no trace hash
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(protocol.main(["lab-fingerprint", str(f)]), 3)
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(protocol.main(["lab-fingerprint"]), 2)
 
 
 class GuestCode(unittest.TestCase):

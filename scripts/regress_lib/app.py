@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 from . import driver, kernels, matrix, report, runner
 from .errors import BadInput
@@ -18,16 +19,16 @@ REPO = kernels.REPO
 class Parser(argparse.ArgumentParser):
     """argparse with a one-line error and exit status 2."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         print(f"{self.prog.split('/')[-1]}: error: {message} (see --help)", file=sys.stderr)
         sys.exit(2)
 
 
-def say(prog, msg):
+def say(prog: str, msg: str) -> None:
     print(f"{prog}: {msg}", file=sys.stderr, flush=True)
 
 
-def peek_module_name(spec):
+def peek_module_name(spec: str) -> str:
     """r8169 or rtl8168sim, cheaply (no build), so --scenarios can be checked first."""
     if spec == "stock":
         return "r8169"
@@ -46,15 +47,15 @@ def peek_module_name(spec):
     return "r8169"
 
 
-def qemu_path():
+def qemu_path() -> Path:
     return Path(os.environ.get("RTL8168_QEMU") or REPO / "build/qemu/qemu-system-x86_64")
 
 
-def peer_path():
+def peer_path() -> Path:
     return Path(os.environ.get("RTL8168_PEER") or REPO / "build/bin/rtl8168-peer")
 
 
-def preflight(kernel, names, module_name):
+def preflight(kernel: str, names: list, module_name: str) -> None:
     q = qemu_path()
     if not os.access(q, os.X_OK):
         raise BadInput(f"no QEMU at {q}: run scripts/build-qemu")
@@ -70,7 +71,7 @@ def preflight(kernel, names, module_name):
             raise BadInput(f"'{tool}' not found: run scripts/setup")
 
 
-def writable_parent(path, what):
+def writable_parent(path: str | Path | None, what: str) -> Path | None:
     if path is None:
         return None
     p = Path(path)
@@ -81,7 +82,8 @@ def writable_parent(path, what):
     return p
 
 
-def run_entries(prog, names, kernel, module, out, baselines, quiet=False, iommu=False):
+def run_entries(prog: str, names: list, kernel: str, module: driver.Module, out: Path,
+                baselines: dict, quiet: bool = False, iommu: bool = False) -> list:
     """Run the entries one after the other (one guest at a time), printing each verdict line."""
     ov = driver.overlay(module, kernel)
     results = []
@@ -98,7 +100,8 @@ def run_entries(prog, names, kernel, module, out, baselines, quiet=False, iommu=
     return results
 
 
-def meta(kernel, module, names, shard_text, started):
+def meta(kernel: str, module: driver.Module, names: list, shard_text: str | None,
+         started: float) -> dict:
     return {"tool": "scripts/regress", "kernel": kernel,
             "release": kernels.image_info(kernel)["release"], "driver": module.label,
             "driver_desc": module.desc, "module": module.to_dict(), "shard": shard_text or "1/1",

@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Callable, Iterator
 
 from lablib import cpio
 
@@ -44,14 +45,14 @@ class Module:
         self.kind, self.name, self.ko, self.sha = kind, name, ko, sha
         self.label, self.desc, self.vermagic = label, desc, vermagic
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"kind": self.kind, "module": self.name, "ko": str(self.ko or ""),
                 "sha": self.sha, "label": self.label, "desc": self.desc,
                 "vermagic": self.vermagic}
 
 
 @contextmanager
-def locked(path):
+def locked(path: str | Path) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
@@ -67,7 +68,7 @@ def _run(cmd, **kw):
 
 # ---- stock sources --------------------------------------------------------------------------
 
-def stock_sources(kernel, log=lambda m: None):
+def stock_sources(kernel: str, log: Callable[[str], None] = lambda m: None) -> Path:
     """drivers/net/ethernet/realtek/ of Debian's linux-source-<K> at the image's version."""
     info = kernels.image_info(kernel)
     if info.get("package") == "tree":
@@ -120,7 +121,7 @@ def stock_sources(kernel, log=lambda m: None):
 
 # ---- building -------------------------------------------------------------------------------
 
-def find_sources(path):
+def find_sources(path: Path) -> tuple:
     """(directory, module name) of the driver sources under path."""
     path = Path(path)
     if not path.is_dir():
@@ -141,13 +142,13 @@ def _read(p):
         return ""
 
 
-def source_files(d):
+def source_files(d: str | Path) -> list:
     return sorted(f for f in Path(d).iterdir()
                   if f.is_file() and (f.suffix in SRC_SUFFIXES or f.name in SRC_NAMES)
                   and f.name != "regpoke.c")  # a guest tool of the driver's smoke test
 
 
-def kbuild_for(d, name):
+def kbuild_for(d: str | Path, name: str) -> str | None:
     """The Kbuild text that builds only the module (the realtek Makefile also builds 8139cp,
     8139too, atp from the kernel's config)."""
     if name == "rtl8168sim":
@@ -160,7 +161,7 @@ def kbuild_for(d, name):
     return "\n".join(lines + ["obj-m += r8169.o", ""])
 
 
-def build_key(kernel, d, name):
+def build_key(kernel: str, d: str | Path, name: str) -> str:
     hd = kernels.headers(kernel)
     h = hashlib.sha256()
     cc = _run([hd["cc"], "--version"]).stdout.splitlines()[:1]
@@ -171,7 +172,8 @@ def build_key(kernel, d, name):
     return h.hexdigest()[:16]
 
 
-def build(kernel, srcdir, log=lambda m: None, kind="src", label=None, desc=None):
+def build(kernel: str, srcdir: str | Path, log: Callable[[str], None] = lambda m: None, kind: str = "src",
+          label: str | None = None, desc: str | None = None) -> Module:
     d, name = find_sources(srcdir)
     if not source_files(d):
         raise BadInput(f"--driver {srcdir}: no sources")
@@ -242,7 +244,7 @@ def _build_into(kernel, d, name, key, store, hd, log):
 
 # ---- patches --------------------------------------------------------------------------------
 
-def apply_patch(kernel, patch, dest, log=lambda m: None):
+def apply_patch(kernel: str, patch: str | Path, dest: Path, log: Callable[[str], None] = lambda m: None) -> Path:
     """Copy the stock sources to dest (a kernel-tree layout) and apply the patch there.
     Returns the realtek directory. Paths in the patch may be relative to the kernel tree
     (a/drivers/net/ethernet/realtek/r8169_main.c) or to the realtek directory."""
@@ -277,7 +279,7 @@ def apply_patch(kernel, patch, dest, log=lambda m: None):
 
 # ---- prebuilt modules -----------------------------------------------------------------------
 
-def check_ko(kernel, ko):
+def check_ko(kernel: str, ko: Path) -> Module:
     ko = Path(ko)
     if not ko.is_file():
         raise BadInput(f"--driver {ko}: no such file")
@@ -300,7 +302,7 @@ def check_ko(kernel, ko):
 
 # ---- SPEC -----------------------------------------------------------------------------------
 
-def resolve(spec, kernel, log=lambda m: None):
+def resolve(spec: str, kernel: str, log: Callable[[str], None] = lambda m: None) -> Module:
     if spec == "stock":
         rel = kernels.image_info(kernel)["release"]
         return Module("stock", "r8169", None, "", "stock",
@@ -328,7 +330,7 @@ def resolve(spec, kernel, log=lambda m: None):
     raise BadInput(f"--driver {spec}: a file must be a .patch/.diff or a .ko")
 
 
-def overlay(module, kernel):
+def overlay(module: Module, kernel: str) -> Path | None:
     """The newc archive that puts the module into the guest (None for stock). r8169 replaces
     the image's own file (modprobe loads it from there); rtl8168sim goes where run-lab keeps it."""
     if module.ko is None:

@@ -17,6 +17,7 @@ bisection, removed after it; DIR's own checkout is not touched). Each step:
      ERROR -> abort (128).
 Unless --no-verify, REV bad is checked first to fail and REV good to pass.
 """
+import argparse
 import json
 import os
 import re
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 from . import app, driver, kernels, matrix
 from .errors import BadInput
@@ -35,7 +37,7 @@ EXIT = {"good": 0, "bad": 1, "skip": 125, "error": STEP_ERROR}
 RT_MAIN = "drivers/net/ethernet/realtek/r8169_main.c"
 
 
-def git(repo, *args, check=True):
+def git(repo: str | Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
     p = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
     if check and p.returncode != 0:
         raise BadInput(f"git {' '.join(args)}: "
@@ -45,7 +47,7 @@ def git(repo, *args, check=True):
 
 # ---- pure logic (unit-tested) ---------------------------------------------------------------
 
-def check_args(a):
+def check_args(a: argparse.Namespace) -> list:
     """The option combinations of --kernel-tree mode; BadInput (one line) for a bad one."""
     for opt in ("good", "bad"):
         if not getattr(a, opt):
@@ -57,7 +59,7 @@ def check_args(a):
     return [n for n in matrix.select(a.scenarios, "r8169") if n not in matrix.IOMMU_ONLY_LAB]
 
 
-def build_status(rc):
+def build_status(rc: int) -> str:
     """scripts/build-kernel --bisect-exit's status -> the step's: ok, skip or error."""
     if rc == 0:
         return "ok"
@@ -66,19 +68,19 @@ def build_status(rc):
     return "error"
 
 
-def verdict(results):
+def verdict(results: list) -> str:
     """good | bad | error from the entries' results."""
     if not results or any(r["status"] == "ERROR" for r in results):
         return "error"
     return "good" if all(r["status"] == "PASS" for r in results) else "bad"
 
 
-def step_exit(status):
+def step_exit(status: str) -> int:
     """The exit status `git bisect run` gets for a step's status."""
     return EXIT.get(status, STEP_ERROR)
 
 
-def parse_bisect_output(text):
+def parse_bisect_output(text: str) -> tuple:
     """What `git bisect run` concluded: ("found", sha, []), ("skipped", None, [candidate
     shas]) when only skipped commits are left, or ("stopped", None, [last lines])."""
     m = re.search(r"^([0-9a-f]{40}) is the first bad commit", text, re.M)
@@ -94,7 +96,8 @@ def parse_bisect_output(text):
 
 # ---- the step -------------------------------------------------------------------------------
 
-def run_rev(src, kbuild, names, out, baselines, rev, quiet_build=True):
+def run_rev(src: Path, kbuild: Path, names: list, out: Path, baselines: dict, rev: str,
+            quiet_build: bool = True) -> tuple:
     """Build the checked-out tree at src into kbuild and run the entries on it:
     (status, results, reason, {build_s, run_s})."""
     out.mkdir(parents=True, exist_ok=True)
@@ -125,7 +128,8 @@ def run_rev(src, kbuild, names, out, baselines, rev, quiet_build=True):
     return verdict(results), results, kname, times
 
 
-def record(rev, sha, status, results, extra, times, **more):
+def record(rev: str, sha: str, status: str, results: list, extra: dict, times: dict,
+           **more: object) -> dict:
     rec = {"rev": rev, "sha": sha, "status": status, **more, **times,
            "wall_s": round(sum(times.values()), 1),
            "results": [{k: r.get(k) for k in ("name", "status", "reason", "wall_s")}
@@ -137,7 +141,7 @@ def record(rev, sha, status, results, extra, times, **more):
     return rec
 
 
-def step(a):
+def step(a: argparse.Namespace) -> int:
     """One `git bisect run` step, inside the worktree at the revision git checked out."""
     src = Path(a.kernel_step)
     out = Path(a.out)
@@ -158,7 +162,7 @@ def step(a):
 
 # ---- the bisection --------------------------------------------------------------------------
 
-def preflight(names):
+def preflight(names: list) -> None:
     q = app.qemu_path()
     if not os.access(q, os.X_OK):
         raise BadInput(f"no QEMU at {q}: run scripts/build-qemu")
@@ -170,7 +174,7 @@ def preflight(names):
             raise BadInput(f"'{tool}' not found: run scripts/setup kernel")
 
 
-def resolve_repo(path):
+def resolve_repo(path: str | Path) -> Path:
     """(git dir for -C, is_bare) of --kernel-tree DIR; BadInput when it is not a repository."""
     d = Path(path)
     if not d.is_dir():
@@ -183,7 +187,7 @@ def resolve_repo(path):
     return Path(git(d, "rev-parse", "--show-toplevel").stdout.strip())
 
 
-def resolve_revs(repo, a):
+def resolve_revs(repo: Path, a: argparse.Namespace) -> dict:
     revs = {}
     for opt in ("good", "bad"):
         v = getattr(a, opt)
@@ -202,7 +206,7 @@ def resolve_revs(repo, a):
     return revs
 
 
-def drop_worktree(repo, wt):
+def drop_worktree(repo: Path, wt: Path) -> None:
     git(repo, "worktree", "remove", "--force", str(wt), check=False)
     if wt.exists():                      # a stale one of a run that was killed
         g = wt / ".git"
@@ -212,7 +216,7 @@ def drop_worktree(repo, wt):
     git(repo, "worktree", "prune", check=False)
 
 
-def run(a, bisect_script, finish):
+def run(a: argparse.Namespace, bisect_script: str | Path, finish: Callable[..., int]) -> int:
     """The bisection; finish(doc, jpath, rc, started) writes the JSON and returns rc."""
     started = time.time()
     names = check_args(a)

@@ -17,7 +17,7 @@ KERNELS = qemu.KERNELS
 HELP = qemu.KERNEL_HELP
 
 
-def name(spec):
+def name(spec: str) -> str:
     """The image name of a --kernel value (latest -> its series; a kernel tree PATH -> tree-<hash>,
     its image built first); BadInput for a bad one."""
     try:
@@ -26,7 +26,7 @@ def name(spec):
         raise BadInput(str(e))
 
 
-def cache_root():
+def cache_root() -> Path:
     c = os.environ.get("RTL8168_CACHE")
     if c:
         return Path(c)
@@ -34,12 +34,12 @@ def cache_root():
     return Path(xdg) / "rtl8168-sim"
 
 
-def image_dir(kernel):
+def image_dir(kernel: str) -> Path:
     return REPO / "build" / "guest" / kernel
 
 
 @lru_cache(maxsize=None)
-def image_info(kernel):
+def image_info(kernel: str) -> dict:
     d = image_dir(kernel)
     info = d / "info"
     if not (d / "vmlinux").exists() or not (d / "initramfs.cpio").exists() or not info.is_file():
@@ -53,7 +53,7 @@ def image_info(kernel):
 
 
 @lru_cache(maxsize=None)
-def headers(kernel):
+def headers(kernel: str) -> dict:
     """{release, version, package, kdir, cc} for the kernel (downloads/unpacks on first use)."""
     p = subprocess.run([str(REPO / "scripts" / "build-driver"), "--kernel", kernel,
                         "--print-headers"], capture_output=True, text=True)
@@ -69,7 +69,7 @@ def headers(kernel):
 
 
 @lru_cache(maxsize=None)
-def module_path(kernel, modname):
+def module_path(kernel: str, modname: str) -> str:
     """Where the guest image keeps <modname>.ko (modprobe loads it from there)."""
     rel = image_info(kernel)["release"]
     want = f"/{modname}.ko"

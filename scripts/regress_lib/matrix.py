@@ -44,17 +44,17 @@ IOMMU_ONLY_LAB = {"dma-after-close"}
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
 
-def names_for(module_name):
+def names_for(module_name: str) -> list:
     if module_name == "rtl8168sim":
         return sorted(set(LAB) - R8169_ONLY_LAB)
     return sorted(list(GUEST) + list(LAB))
 
 
-def kind(name):
+def kind(name: str) -> str:
     return "guest" if name in GUEST else "lab"
 
 
-def select(spec, module_name):
+def select(spec: str | None, module_name: str) -> list:
     """--scenarios LIST (comma-separated names or groups all, guest, lab) -> sorted names."""
     avail = names_for(module_name)
     if not spec:
@@ -78,7 +78,7 @@ def select(spec, module_name):
     return sorted(set(want))
 
 
-def parse_shard(text):
+def parse_shard(text: str) -> tuple:
     m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text or "")
     if not m:
         raise BadInput(f"--shard '{text}': expected i/n, e.g. 1/3")
@@ -88,7 +88,7 @@ def parse_shard(text):
     return i, n
 
 
-def shard(names, i, n):
+def shard(names: list, i: int, n: int) -> list:
     """Entry k (0-based) of the sorted matrix belongs to shard (k mod n) + 1: the n shards
     together run every entry exactly once, whatever n is."""
     return [x for k, x in enumerate(sorted(names)) if k % n == i - 1]
@@ -96,7 +96,7 @@ def shard(names, i, n):
 
 # ---- baselines ------------------------------------------------------------------------------
 
-def load_baselines(path=None):
+def load_baselines(path: str | Path | None = None) -> dict:
     p = Path(path or os.environ.get("RTL8168_REGRESS_BASELINES") or BASELINES)
     if not p.is_file():
         return {}
@@ -106,7 +106,7 @@ def load_baselines(path=None):
         raise BadInput(f"{p}: not valid JSON ({e})")
 
 
-def metric_specs():
+def metric_specs() -> dict:
     """metric name -> (episode, higher_is_better, tolerance %).
 
     A lab run is deterministic for given inputs, but any input change (the module's code
@@ -126,7 +126,7 @@ def metric_specs():
     }
 
 
-def compare(kernel, metrics, baselines):
+def compare(kernel: str, metrics: dict, baselines: dict) -> list:
     """[(metric, value, base, delta %, tol %, ok)] for every metric that has a baseline."""
     base = (baselines.get("kernels") or {}).get(kernel) or {}
     specs = metric_specs()

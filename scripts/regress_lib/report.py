@@ -22,15 +22,15 @@ SCHEMA = HERE / "junit.xsd"
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def one_line(text):
+def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
-def verdict_line(r):
+def verdict_line(r: dict) -> str:
     return f"{r['status']} {r['name']} {r['kernel']} {r['driver']} {one_line(r['reason'])}"
 
 
-def summary_line(results):
+def summary_line(results: list) -> str:
     passed = sum(1 for r in results if r["status"] == "PASS")
     return f"{passed} passed, {len(results) - passed} failed"
 
@@ -46,7 +46,7 @@ def _atomic_write(path, data):
     os.replace(tmp, path)
 
 
-def junit(results, meta):
+def junit(results: list, meta: dict) -> str:
     fails = sum(1 for r in results if r["status"] in ("FAIL", "TIMEOUT"))
     errs = sum(1 for r in results if r["status"] == "ERROR")
     total = sum(r["wall_s"] for r in results)
@@ -78,7 +78,7 @@ def junit(results, meta):
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
 
 
-def json_doc(results, meta):
+def json_doc(results: list, meta: dict) -> str:
     doc = dict(meta)
     doc["summary"] = summary_line(results)
     doc["passed"] = sum(1 for r in results if r["status"] == "PASS")
@@ -88,7 +88,8 @@ def json_doc(results, meta):
     return json.dumps(doc, indent=2) + "\n"
 
 
-def write_outputs(results, meta, junit_path=None, json_path=None):
+def write_outputs(results: list, meta: dict, junit_path: str | Path | None = None,
+                  json_path: str | Path | None = None) -> None:
     if junit_path:
         _atomic_write(junit_path, junit(results, meta))
     if json_path:

@@ -13,19 +13,19 @@ import importlib
 import os
 import re
 import subprocess
-import sys
 import time
 import traceback
 from pathlib import Path
+from typing import Callable
+
+from lablib import protocol
+from lablib.result import Kind
+from repro import common, labrun
 
 from . import kernels, matrix
+from .driver import Module
 
 REPO = kernels.REPO
-sys.path.insert(0, str(REPO / "scripts"))
-sys.dont_write_bytecode = True
-from repro import common, lab as replab  # noqa: E402
-from lablib import protocol  # noqa: E402
-from lablib.result import Kind  # noqa: E402
 
 LOG_TAIL = 150
 
@@ -57,7 +57,7 @@ def _env(overlay_cpio):
 
 # ---- guest scenarios ------------------------------------------------------------------------
 
-def guest_cases(out):
+def guest_cases(out: str) -> list:
     """The per-class lines of a scenario that judges several cases in one boot (faults:
     "RESULT scenario=faults class=dma-read verdict=PASS fired=1 ... why=ok") as the JSON's
     cases: {case, verdict, figures}."""
@@ -72,7 +72,8 @@ def guest_cases(out):
     return cases
 
 
-def run_guest(name, kernel, module, overlay_cpio, out_dir, peer, iommu=False):
+def run_guest(name: str, kernel: str, module: Module, overlay_cpio: str | Path | None,
+              out_dir: Path, peer: str | Path, iommu: bool = False) -> Result:
     t0 = time.monotonic()
     timeout = matrix.GUEST[name]
     cmd = [str(REPO / "scripts" / "run-guest"), "--kernel", kernel, "--scenario", name,
@@ -117,7 +118,7 @@ def _num(v):
         return None
 
 
-def lab_metrics(name, cases):
+def lab_metrics(name: str, cases: list) -> dict:
     """Throughput/latency figures of an episode's cases (keys of matrix.metric_specs)."""
     m = {}
     res = [r for c in cases for r in c.get("results", [])]
@@ -145,28 +146,19 @@ def lab_metrics(name, cases):
     return {k: v for k, v in m.items() if v is not None}
 
 
-def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
-            log=lambda m: None, iommu=False):
+def run_lab(name: str, kernel: str, module: Module, overlay_cpio: str | Path | None,
+            out_dir: str | Path, baselines: dict, timeout: float = 300,
+            log: Callable[[str], None] = lambda m: None, iommu: bool = False) -> Result:
     t0 = time.monotonic()
     mod = importlib.import_module(f"repro.{matrix.LAB[name]}")
     episode_driver = "fixed" if module.name == "rtl8168sim" else "stock"
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    runs = []
-
-    def lab_fn(case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
-               iommu=iommu, initrd_append=()):
-        if tag is None:
-            tag = "-".join(x for x in (case, dut_driver, params.replace(" ", "_").replace("=", ""),
-                                       props.replace(",", "_").replace("=", "")) if x)
-        extra = ([str(overlay_cpio)] if overlay_cpio else []) + list(initrd_append)
-        r = replab.run_lab(REPO, kernel, case, dut_driver, params=params, args=args,
-                           props=props, out_dir=out_dir / tag, timeout=timeout or 300,
-                           log=log, initrd_append=extra, iommu=iommu)
-        runs.append(r)
-        return r
-
-    ctx = common.Context(kernel, out_dir, lab_fn, iommu=iommu)
+    # the module under test goes in before any archive of the episode's own
+    runner = labrun.Runner(kernel, out_dir, timeout=timeout, iommu=iommu, log=log,
+                           initrd_base=[str(overlay_cpio)] if overlay_cpio else [])
+    runs = runner.runs
+    ctx = common.Context(kernel, out_dir, runner, iommu=iommu)
     ctx.log = lambda msg: log(msg)
     try:
         cases = mod.run(ctx, episode_driver)
@@ -225,7 +217,9 @@ def run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, timeout=300,
                   wall, out_dir, log_text, metrics, base, slim)
 
 
-def run_entry(name, kernel, module, overlay_cpio, out_dir, baselines, peer, log, iommu=False):
+def run_entry(name: str, kernel: str, module: Module, overlay_cpio: str | Path | None,
+              out_dir: Path, baselines: dict, peer: str | Path, log: Callable[[str], None],
+              iommu: bool = False) -> Result:
     if matrix.kind(name) == "guest":
         return run_guest(name, kernel, module, overlay_cpio, out_dir, peer, iommu)
     return run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, log=log, iommu=iommu)

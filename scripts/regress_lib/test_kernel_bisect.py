@@ -20,11 +20,10 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-sys.path.insert(0, str(HERE.parent))
 
-from regress_lib import kernel_bisect as kb  # noqa: E402
-from regress_lib import kernel_demo  # noqa: E402
-from regress_lib.errors import BadInput  # noqa: E402
+from regress_lib import kernel_bisect as kb
+from regress_lib import kernel_bisect_demo as kernel_demo
+from regress_lib.errors import BadInput
 
 UNIT_ONLY = os.environ.get("RTL8168_REGRESS_UNIT_ONLY") == "1"
 SHA1 = "1" * 40

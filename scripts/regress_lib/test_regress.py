@@ -19,11 +19,10 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-sys.path.insert(0, str(HERE.parent))
 
-from lablib import cpio  # noqa: E402
-from regress_lib import kernels, matrix, report  # noqa: E402
-from regress_lib.errors import BadInput  # noqa: E402
+from lablib import cpio
+from regress_lib import kernels, matrix, report
+from regress_lib.errors import BadInput
 
 UNIT_ONLY = os.environ.get("RTL8168_REGRESS_UNIT_ONLY") == "1"
 

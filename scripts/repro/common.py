@@ -23,7 +23,7 @@ fix and is expected CLEAN). `ctx` is a common.Context:
                       episode's IOMMU = True)
     ctx.lab(case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
             iommu=None, initrd_append=None)
-                      -> lab.LabResult
+                      -> labrun.LabResult (ctx.lab is a labrun.Runner)
         case        guest-tests/lab/<case>.sh
         dut_driver  "rtl8168sim" | "r8169"
         params      module parameters for rtl8168sim, e.g. "txpoll_rekick=0"
@@ -34,7 +34,7 @@ fix and is expected CLEAN). `ctx` is a common.Context:
         initrd_append  newc archives appended for this run (e.g. an episode's patched r8169,
                     regress_lib.driver.overlay), after any the caller appends itself
 
-    lab.LabResult fields:
+    labrun.LabResult (lablib.lab.LabRun) fields:
         ok          True when the guest printed VERDICT PASS <case> ...
         status      lablib.result.Kind: PASS | FAIL | TIMEOUT | ERROR (a str: "PASS", ...)
         reason      the VERDICT FAIL reason / error text ("" on PASS)
@@ -76,6 +76,8 @@ then one table, writes the JSON, and exits 0 only when no case is UNEXPECTED.
 import json
 import sys
 import time
+from pathlib import Path
+from typing import Any, Callable, Optional, Union
 
 REPRODUCED = "REPRODUCED"
 CLEAN = "CLEAN"
@@ -85,7 +87,8 @@ DRIVERS = ("old", "fixed", "stock")
 
 
 class Context:
-    def __init__(self, kernel, out, lab_fn, twice=False, verbose=False, iommu=False):
+    def __init__(self, kernel: str, out: Path, lab_fn: Callable[..., Any], twice: bool = False,
+                 verbose: bool = False, iommu: bool = False):
         self.kernel = kernel
         self.iommu = iommu
         self.out = out
@@ -93,8 +96,9 @@ class Context:
         self.verbose = verbose
         self._lab = lab_fn
 
-    def lab(self, case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
-            iommu=None, initrd_append=None):
+    def lab(self, case: str, dut_driver: str, params: str = "", args: Optional[dict] = None,
+            props: str = "", timeout: Optional[float] = None, tag: Optional[str] = None,
+            iommu: Optional[bool] = None, initrd_append: Optional[list] = None) -> Any:
         kw = {}
         # only when asked for, so a lab_fn without these keywords keeps working
         if iommu is not None or self.iommu:
@@ -104,11 +108,11 @@ class Context:
         return self._lab(case, dut_driver, params=params, args=args or {}, props=props,
                          timeout=timeout, tag=tag, **kw)
 
-    def log(self, msg):
+    def log(self, msg: str) -> None:
         print(f"reproduce: {msg}", file=sys.stderr, flush=True)
 
 
-def fmt_value(v):
+def fmt_value(v: Any) -> str:
     if isinstance(v, float):
         if v == 0:
             return "0"
@@ -120,7 +124,8 @@ def fmt_value(v):
     return str(v)
 
 
-def case(episode, driver, case, expected, observed, figures=None, lab=None, reason=""):
+def case(episode: str, driver: str, case: str, expected: str, observed: Optional[str],
+         figures: Optional[dict] = None, lab: Any = None, reason: str = "") -> dict:
     figures = dict(figures or {})
     twice_diff = list(getattr(lab, "twice_diff", []) or []) if lab is not None else []
     if observed is None:
@@ -152,8 +157,10 @@ def case(episode, driver, case, expected, observed, figures=None, lab=None, reas
     }
 
 
-def old_fixed_stock(ctx, driver, episode, lab_case, param, judge, old=0, fixed=1, args=None,
-                    props="", tagged=True, stock_expected=CLEAN):
+def old_fixed_stock(ctx: Context, driver: str, episode: str, lab_case: str, param: str,
+                    judge: Callable[[Any, bool], tuple], old: int = 0, fixed: int = 1,
+                    args: Optional[dict] = None, props: str = "", tagged: bool = True,
+                    stock_expected: str = CLEAN) -> list:
     """The run() of an episode whose cases are one lab run each: "old" and "fixed" are
     rtl8168sim with module parameter `param` at `old` / `fixed` (expected REPRODUCED / CLEAN),
     "stock" is r8169 (expected `stock_expected`: CLEAN, the stock driver carries every fix).
@@ -172,12 +179,12 @@ def old_fixed_stock(ctx, driver, episode, lab_case, param, judge, old=0, fixed=1
     return [case(episode, driver, lab_case, expected, observed, fig, res, reason)]
 
 
-def short_figures(c, limit=6):
+def short_figures(c: dict, limit: int = 6) -> str:
     items = list(c["figures"].items())[:limit]
     return " ".join(f"{k}={fmt_value(v)}" for k, v in items)
 
 
-def verdict_line(c):
+def verdict_line(c: dict) -> str:
     line = f"VERDICT {c['episode']} driver={c['driver']} [{c['case']}] {c['verdict']} {short_figures(c)}"
     if c["verdict"] == UNEXPECTED:
         line += f" (expected {c['expected']}, observed {c['observed']}"
@@ -185,7 +192,7 @@ def verdict_line(c):
     return line.rstrip()
 
 
-def table(cases):
+def table(cases: list) -> str:
     head = ("episode", "driver", "case", "expected", "verdict", "wall s", "figures")
     rows = [(c["episode"], c["driver"], c["case"], c["expected"], c["verdict"],
              f"{c['wall_s']:.0f}", short_figures(c, 4)) for c in cases]
@@ -200,7 +207,7 @@ def table(cases):
     return "\n".join(out)
 
 
-def write_json(path, meta, cases):
+def write_json(path: Union[str, Path], meta: dict, cases: list) -> None:
     doc = dict(meta)
     doc["cases"] = cases
     doc["unexpected"] = sum(1 for c in cases if c["verdict"] == UNEXPECTED)
@@ -213,7 +220,7 @@ def write_json(path, meta, cases):
     os.replace(tmp, path)
 
 
-def lab_result(res, missing, **match):
+def lab_result(res: Any, missing: str, **match: Any) -> tuple:
     """(the first RESULT dict of lab run `res` whose fields match, "") - or (None, why) when
     the run did not pass or printed no such line (why: "lab run <status>: <reason or
     missing>", the episodes' UNEXPECTED reason)."""
@@ -223,12 +230,12 @@ def lab_result(res, missing, **match):
     return r, ""
 
 
-def counts(d, *keys):
+def counts(d: Optional[dict], *keys: str) -> list:
     """RESULT fields as numbers, 0 when missing or not a number (one per key, in order)."""
     return [num(d, k, 0) or 0 for k in keys]
 
 
-def num(d, key, default=None):
+def num(d: Optional[dict], key: str, default: Any = None) -> Any:
     """A RESULT field as int/float (None/default when missing or not a number)."""
     v = d.get(key) if d else None
     if v is None:

@@ -26,6 +26,7 @@ Verdict (per run):
 from pathlib import Path
 
 from . import common
+from .labrun import LabResult
 
 NAME = "dma-after-close"
 DRIVERS = ("old", "stock")
@@ -36,14 +37,14 @@ PATCH = Path(__file__).resolve().parent.parent.parent / "guest-tests" / "r8169-p
     "dma-after-close-old.patch"
 
 
-def old_overlay(ctx):
+def old_overlay(ctx: common.Context) -> Path:
     """The newc archive with the old r8169 for ctx.kernel (built once, cached by content)."""
-    from regress_lib import driver   # scripts/ is on sys.path (scripts/reproduce, regress)
+    from regress_lib import driver   # the same import root (docs/ARCHITECTURE.md "Python tooling")
     m = driver.resolve(str(PATCH), ctx.kernel, ctx.log)
     return driver.overlay(m, ctx.kernel)
 
 
-def judge(res):
+def judge(res: LabResult) -> tuple:
     """(observed, figures, reason) of one run."""
     close = res.result(what="close")
     dma = res.dma
@@ -68,7 +69,7 @@ def judge(res):
     return None, fig, f"lab run {res.status}: {res.reason or 'no close RESULT'}"
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     extra = [str(old_overlay(ctx))] if driver == "old" else []
     res = ctx.lab(CASE, "r8169", iommu=True, initrd_append=extra,
                   tag=f"{CASE}-{driver}")

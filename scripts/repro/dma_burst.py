@@ -45,15 +45,13 @@ import csv
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
+from typing import Iterable, Optional, Union
+
+from . import common
+from .labrun import LabResult
 
 HERE = Path(__file__).resolve().parent
-try:  # as repro.<module> (scripts/reproduce) or top-level (python3 -m unittest discover)
-    from . import common
-except ImportError:
-    sys.path.insert(0, str(HERE))
-    import common  # noqa: E402
 
 NAME = "dma-burst"
 DRIVERS = ("old", "fixed", "stock")
@@ -91,19 +89,19 @@ LAB_WARMUP = "4M"   # the TCP stack's episodic dips (a drained TX ring while the
                     # 576-750 fell up to 3.1 % below the bench, with 16 MiB within 1.2 %
 
 
-def peak_mtus(burst, lo=560, hi=1500):
+def peak_mtus(burst: int, lo: int = 560, hi: int = 1500) -> list:
     """MTUs whose TCP payload is an exact multiple of the burst, within [lo, hi]."""
     return [k * burst + HEADER for k in range(1, 64) if lo <= k * burst + HEADER <= hi]
 
 
-def around(peaks, before=2, after=2):
+def around(peaks: list, before: int = 2, after: int = 2) -> list:
     out = []
     for p in peaks:
         out += list(range(p - before, p + after + 1))
     return out
 
 
-def expand_mtus(spec):
+def expand_mtus(spec: Union[str, int]) -> list:
     """'576,600:1500:100,1076' -> sorted unique ints (FROM:TO[:STEP] ranges inclusive)."""
     out = set()
     for item in str(spec).split(","):
@@ -122,21 +120,21 @@ def expand_mtus(spec):
     return sorted(out)
 
 
-def mtu_spec(mtus):
+def mtu_spec(mtus: Iterable[int]) -> str:
     return ",".join(str(m) for m in sorted(set(mtus)))
 
 
-def burst_name(mxdma):
+def burst_name(mxdma: Union[int, str]) -> str:
     return "unlimited" if int(mxdma) == 7 else str(16 << int(mxdma))
 
 
-def wire_goodput(mtu):
+def wire_goodput(mtu: int) -> float:
     """TCP goodput at 1 Gbit/s line rate, payload MTU - 52 per MTU + 38 bytes on the wire."""
     return 1000.0 * (mtu - HEADER) / (mtu + WIRE_OVERHEAD)
 
 
 # Runs per driver: (case, dut_driver, params, props, mxdma, mtus, expected, kind)
-def runs_for(driver):
+def runs_for(driver: str) -> list:
     grid = expand_mtus(GRID)
     p512, p1024 = peak_mtus(512), peak_mtus(1024)
     if driver == "old":
@@ -161,12 +159,12 @@ def runs_for(driver):
 
 
 # ---- the standalone bench (device-limited figures) ---------------------------------------
-def bench_path():
+def bench_path() -> Optional[str]:
     p = os.environ.get("RTL8168_BENCH") or str(REPO / "build" / "bin" / "rtl8168-bench")
     return p if os.access(p, os.X_OK) else None
 
 
-def bench_sweep(burst, mtus, bench=None):
+def bench_sweep(burst: str, mtus: Iterable[int], bench: Optional[str] = None) -> dict:
     """{mtu: mbps} from rtl8168-bench mtu-sweep (it takes MTUs 68..9000)."""
     bench = bench or bench_path()
     mtus = sorted(m for m in set(mtus) if 68 <= m <= 9000)
@@ -196,7 +194,8 @@ def bench_sweep(burst, mtus, bench=None):
 
 
 # ---- analysis (pure) ---------------------------------------------------------------------
-def classify(mbps, bench, busy, mtu):
+def classify(mbps: Optional[float], bench: Optional[float], busy: Optional[float],
+             mtu: int) -> str:
     """Which bound limits a point: 'dut-tx' | 'wire' (within BENCH_TOL of it), 'cpu'
     (further below, guest CPU >= CPU_BUSY % busy), 'other', or '?' when there is no figure."""
     if mbps is None:
@@ -215,7 +214,7 @@ def classify(mbps, bench, busy, mtu):
     return "other"
 
 
-def sawtooth(points, burst, mtus=None):
+def sawtooth(points: dict, burst: int, mtus: Optional[Iterable[int]] = None) -> list:
     """Peaks P = k*burst + 52 present with P+1 in `points` ({mtu: mbps}).
     Returns a list of dicts: peak, left (best of P-2, P-1 or None), peak_mbps, drop_mbps,
     ratio (drop/peak), ok."""
@@ -232,7 +231,7 @@ def sawtooth(points, burst, mtus=None):
     return found
 
 
-def monotonic_violations(points, tol=MONO_TOL):
+def monotonic_violations(points: dict, tol: float = MONO_TOL) -> list:
     """[(mtu, mbps, best_before)] where a point falls more than tol below the best point at
     a smaller MTU."""
     bad, best = [], None
@@ -244,19 +243,19 @@ def monotonic_violations(points, tol=MONO_TOL):
     return bad
 
 
-def above_line_rate(points, tol=LINE_RATE_TOL):
+def above_line_rate(points: dict, tol: float = LINE_RATE_TOL) -> list:
     return [(m, v, wire_goodput(m)) for m, v in sorted(points.items())
             if v > wire_goodput(m) * (1 + tol)]
 
 
-def bench_deviation(points, bench):
+def bench_deviation(points: dict, bench: dict) -> tuple:
     """(largest |lab - bench| / bench, its MTU) over the points the bench has a figure for,
     or (None, None) without any."""
     devs = [(abs(v - bench[m]) / bench[m], m) for m, v in points.items() if bench.get(m)]
     return max(devs) if devs else (None, None)
 
 
-def target_for(burst, bench=None):
+def target_for(burst: str, bench: Optional[dict] = None) -> tuple:
     """MTU-1500 target: docs/HISTORY.md figures, else the bench's figure."""
     if burst in TARGETS:
         return TARGETS[burst], "history"
@@ -265,11 +264,11 @@ def target_for(burst, bench=None):
     return None, None
 
 
-def within(v, t, tol=TARGET_TOL):
+def within(v: Optional[float], t: Optional[float], tol: float = TARGET_TOL) -> bool:
     return v is not None and t is not None and abs(v - t) <= t * tol
 
 
-def evaluate(kind, burst, points, bench, limits):
+def evaluate(kind: str, burst: str, points: dict, bench: dict, limits: dict) -> tuple:
     """observed (REPRODUCED|CLEAN|None), figures, reason for one sweep.
     points {mtu: mbps}, bench {mtu: mbps}, limits {mtu: 'device'|'cpu'|'?'}."""
     figs, notes = {}, []
@@ -346,7 +345,7 @@ def evaluate(kind, burst, points, bench, limits):
     return None, figs, "; ".join(notes)
 
 
-def evaluate_ceiling(ceiling, device):
+def evaluate_ceiling(ceiling: dict, device: dict) -> tuple:
     """lab-ceiling case: CLEAN when the lab with an infinitely fast DUT (timing=off) allows at
     least 3 % more than the DUT-limited figure at MTU 1500: the 1500 figures measure the DUT,
     not the partner NIC or the guest CPU."""
@@ -370,7 +369,7 @@ ALL_FIELDS = ("series", "driver", "mtu", "burst_bytes", "mbps", "bench_mbps", "w
               "busy_pct", "limit", "retrans", "partner_missed", "tx_frames", "payload_per_frame", "total_mbps")
 
 
-def read_rows(path):
+def read_rows(path: Union[str, Path]) -> list:
     path = Path(path)
     if not path.is_file():
         return []
@@ -378,7 +377,7 @@ def read_rows(path):
         return list(csv.DictReader(f))
 
 
-def write_rows(path, rows, fields):
+def write_rows(path: Union[str, Path], rows: list, fields: Iterable[str]) -> None:
     tmp = Path(f"{path}.tmp")
     with open(tmp, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(fields), extrasaction="ignore", lineterminator="\n")
@@ -388,7 +387,7 @@ def write_rows(path, rows, fields):
     os.replace(tmp, path)
 
 
-def merge_series(path, series, rows):
+def merge_series(path: Union[str, Path], series: str, rows: list) -> list:
     """Replace the rows of `series` in the CSV at path by `rows` (others kept)."""
     keep = [r for r in read_rows(path) if r.get("series") != series]
     allr = keep + rows
@@ -397,7 +396,7 @@ def merge_series(path, series, rows):
     return allr
 
 
-def write_simple_csv(path, all_rows):
+def write_simple_csv(path: Union[str, Path], all_rows: list) -> None:
     """mtu,burst_bytes,mbps for the rtl8168sim sweeps (one series per burst)."""
     rows = [{"mtu": r["mtu"], "burst_bytes": r["burst_bytes"], "mbps": r["mbps"]}
             for r in all_rows if r["series"].startswith("rtl8168sim-burst")]
@@ -414,7 +413,8 @@ SERIES_TITLES = {
 }
 
 
-def plot(all_csv, png, title=None, gnuplot=None):
+def plot(all_csv: Union[str, Path], png: Union[str, Path], title: Optional[str] = None,
+         gnuplot: Optional[str] = None) -> tuple:
     """Goodput vs MTU per series (lab: lines+points; bench: dashed; Ethernet limit: dotted).
     Returns (ok, message). Writes <png>.gp next to the PNG (re-plot with gnuplot FILE)."""
     gnuplot = gnuplot or shutil.which("gnuplot")
@@ -477,7 +477,7 @@ def plot(all_csv, png, title=None, gnuplot=None):
 
 
 # ---- the episode -------------------------------------------------------------------------
-def point_rows(lab, series, driver, bench):
+def point_rows(lab: LabResult, series: str, driver: str, bench: dict) -> list:
     rows = []
     for r in lab.results:
         if r.get("kind") != "point":
@@ -500,7 +500,7 @@ def point_rows(lab, series, driver, bench):
     return rows
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     out = Path(ctx.out)
     out.mkdir(parents=True, exist_ok=True)
     all_csv = out / "dma-burst-all.csv"

@@ -24,6 +24,7 @@ Anything else (a lab run that failed, a figure the bench does not explain) is UN
 with the reason.
 """
 import subprocess
+from typing import Optional
 
 from . import common
 from . import dma_burst
@@ -48,7 +49,7 @@ PLAN = {
 }
 
 
-def bench_mbps(offloads, bench=None):
+def bench_mbps(offloads: str, bench: Optional[str] = None) -> Optional[float]:
     """The bench's figure for the 8168evl at MTU 1500 with these offloads (None without it)."""
     bench = bench or dma_burst.bench_path()
     if not bench:
@@ -67,7 +68,8 @@ def bench_mbps(offloads, bench=None):
     return None
 
 
-def judge(lab_mbps, features, want_sg, bench_own, bench_sg_off):
+def judge(lab_mbps: Optional[float], features: dict, want_sg: bool, bench_own: Optional[float],
+          bench_sg_off: Optional[float]) -> tuple:
     """(observed, figures, reason) from the lab's stream figure (pure, unit-tested)."""
     figs = {"mbps": lab_mbps, "bench": bench_own, "history": HISTORY_MBPS}
     if lab_mbps is None:
@@ -90,7 +92,7 @@ def judge(lab_mbps, features, want_sg, bench_own, bench_sg_off):
     return common.CLEAN, figs, f"{lab_mbps:.0f} Mbit/s, x{ratio:.2f} of SG off: no cap"
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     dut, combo, offloads, expected = PLAN[driver]
     args = dict(ARGS, combos=combo)
     lab = ctx.lab(LAB_CASE, dut, args=args, props=PROPS, tag=f"{NAME}-{driver}")

@@ -6,5 +6,5 @@ NAME = "evl-short-csum"
 DRIVERS = ("old", "fixed", "stock")
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     return evl_tx._run(ctx, driver, NAME, "short", "evl_sw_pad")

@@ -6,5 +6,5 @@ NAME = "evl-tso"
 DRIVERS = ("old", "fixed", "stock")
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     return evl_tx._run(ctx, driver, NAME, "tso", "evl_fix_tso")

@@ -18,9 +18,10 @@ Verdict: REPRODUCED when the partner counted checksum errors; CLEAN when it coun
 the traffic arrived (every datagram / at least 100 Mbit/s); otherwise UNEXPECTED.
 """
 from . import common
+from .labrun import LabResult
 
 
-def _judge(res, what):
+def _judge(res: LabResult, what: str) -> tuple:
     num = common.num
     r, failed = common.lab_result(res, "no RESULT", what=what)
     if failed:
@@ -44,6 +45,6 @@ def _judge(res, what):
     return None, fig, "no checksum error, but the traffic did not arrive"
 
 
-def _run(ctx, driver, name, what, param):
+def _run(ctx: common.Context, driver: str, name: str, what: str, param: str) -> list:
     return common.old_fixed_stock(ctx, driver, name, "evl-tx", param,
                                   lambda res, _sim: _judge(res, what), args={"what": what})

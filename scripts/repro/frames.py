@@ -9,12 +9,13 @@ delivered in frames of at least 90 % of the MTU, no receive error counted.
 Verdict: CLEAN when the lab case passes; otherwise UNEXPECTED with the case's reason (there is
 no "old" behaviour to reproduce)."""
 from . import common
+from .labrun import LabResult
 
 NAME = "frames"
 DRIVERS = ("fixed", "stock")
 
 
-def judge(res):
+def judge(res: LabResult) -> tuple:
     rows = [r for r in res.results if r.get("mtu")]
     fig = {f"mtu{r['mtu']}": f"{r.get('ping', '?')} mean={r.get('mean_frame', '?')}" for r in rows}
     summary = res.result(what="summary")
@@ -25,7 +26,7 @@ def judge(res):
     return None, fig, f"lab run {res.status}: {res.reason or 'no RESULT'}"
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     dut = "r8169" if driver == "stock" else "rtl8168sim"
     res = ctx.lab("frames", dut)
     observed, fig, reason = judge(res)

@@ -14,6 +14,7 @@ Verdict (per run):
   otherwise   UNEXPECTED
 """
 from . import common
+from .labrun import LabResult
 
 NAME = "msi-lost-irq"
 DRIVERS = ("old", "fixed", "stock")
@@ -25,7 +26,7 @@ ARGS = {"streams": 4, "max_ms": 600, "sample_ms": 50, "hang_ms": 500}
 ARGS_OLD_MSI = dict(ARGS, max_ms=3000)
 
 
-def judge(res, want_irq):
+def judge(res: LabResult, want_irq: bool) -> tuple:
     num = common.num
     r = next((d for d in res.results if "hang" in d), {})
     setup = res.result(setup="ok")
@@ -52,7 +53,7 @@ def judge(res, want_irq):
     return None, fig, f"no hang but only {num(r, 'recv_mbps')} Mbit/s"
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     out = []
     if driver == "stock":
         res = ctx.lab("msi", "r8169", args=ARGS)

@@ -31,15 +31,10 @@ offload-latency.txt (the table).
 """
 import json
 import os
-import sys
 from pathlib import Path
+from typing import Union
 
-HERE = Path(__file__).resolve().parent
-try:  # as repro.<module> (scripts/reproduce) or top-level (python3 -m unittest discover)
-    from . import common
-except ImportError:
-    sys.path.insert(0, str(HERE))
-    import common  # noqa: E402
+from . import common
 
 NAME = "offload-latency"
 DRIVERS = ("old", "fixed", "stock")
@@ -78,7 +73,7 @@ TABLE_COLS = (("combo", "combo"), ("sg", "sg"), ("tso", "tso"), ("tx", "tx"),
               ("tx_bytes_per_frame", "B/frame"))
 
 
-def judge(x, y):
+def judge(x: dict, y: dict) -> tuple:
     """(observed, ratios) for configuration x against y (RESULT dicts with mean_us, stddev_us)."""
     mx, my = common.num(x, "mean_us"), common.num(y, "mean_us")
     sx, sy = common.num(x, "stddev_us"), common.num(y, "stddev_us")
@@ -95,7 +90,7 @@ def judge(x, y):
                       "stddev_ratio": round(r_sd, 3)}
 
 
-def table(rows):
+def table(rows: list) -> str:
     """Plain-text table of combination rows (dicts)."""
     head = ["driver"] + [h for _, h in TABLE_COLS]
     body = [[r.get("driver", "")] + [str(r.get(k, "-")) for k, _ in TABLE_COLS] for r in rows]
@@ -105,7 +100,7 @@ def table(rows):
     return "\n".join([line(head), line(["-" * x for x in w])] + [line(b) for b in body])
 
 
-def merge_rows(path, driver, rows):
+def merge_rows(path: Union[str, Path], driver: str, rows: list) -> dict:
     doc = {}
     if Path(path).is_file():
         try:
@@ -120,7 +115,7 @@ def merge_rows(path, driver, rows):
     return doc
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     dut, combos, cases_plan = PLAN[driver]
     out = Path(ctx.out)
     out.mkdir(parents=True, exist_ok=True)

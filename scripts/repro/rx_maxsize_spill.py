@@ -18,13 +18,14 @@ Verdict (per run):
   otherwise   UNEXPECTED
 """
 from . import common
+from .labrun import LabResult
 
 NAME = "rx-maxsize-spill"
 DRIVERS = ("old", "fixed", "stock")
 ARGS = {"count": 20, "size": 4000, "inner_off": 1536, "mtu": 4000}
 
 
-def judge(res):
+def judge(res: LabResult) -> tuple:
     num = common.num
     r, failed = common.lab_result(res, "no RESULT what=spill", what="spill")
     if failed:
@@ -44,6 +45,6 @@ def judge(res):
     return None, fig, f"nothing injected, but only {outer}/{sent} over-length frames arrived"
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     return common.old_fixed_stock(ctx, driver, NAME, "rx-spill", "rx_spill_fix",
                                   lambda res, _sim: judge(res), args=ARGS)

@@ -2,14 +2,11 @@
 """Unit tests of the episodes' shared pieces in common.py: old_fixed_stock, the run() of the
 one-lab-run episodes (which lab run each driver gets: DUT driver, module parameter, run
 directory; and the verdict it leads to), lab_result and counts (no QEMU):  python3 -m unittest discover -s scripts/repro -t scripts"""
-import sys
 import unittest
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repro import common  # noqa: E402
-from repro import txpoll_stall  # noqa: E402
-from repro import unsolicited_syserr as syserr  # noqa: E402
+from repro import common
+from repro import txpoll_stall
+from repro import unsolicited_syserr as syserr
 
 
 class Res:

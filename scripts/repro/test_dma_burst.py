@@ -1,18 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Unit tests of the pure logic of the dma-burst and offload-latency episodes (no QEMU):
-    python3 -m unittest discover scripts/repro
+    python3 -m unittest discover -s scripts/repro -t scripts
 The bench-backed tests run only when build/bin/rtl8168-bench exists, the plot test only with
 gnuplot installed."""
 import shutil
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
-import dma_burst as d  # noqa: E402
-import offload_latency as o  # noqa: E402
+from repro import common
+from repro import dma_burst as d
+from repro import offload_latency as o
 
 
 def bench_like(burst, mtus):

@@ -2,12 +2,9 @@
 """Unit tests of the evl-sg-cap episode's verdict rule (no QEMU):
     python3 -m unittest discover -s scripts/repro -t scripts
 The bench-backed test runs only when build/bin/rtl8168-bench exists."""
-import sys
 import unittest
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repro import evl_sg_cap as e  # noqa: E402
+from repro import evl_sg_cap as e
 
 SG_ON = {"sg": "on", "tso": "off"}
 SG_OFF = {"sg": "off", "tso": "off"}

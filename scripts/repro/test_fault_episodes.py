@@ -2,15 +2,12 @@
 """Unit tests of the verdict rules of the error-path episodes (unsolicited-syserr,
 rx-maxsize-spill, tx-timeout-recovery; docs/REPRODUCE.md), on RESULT lines shaped like the lab
 cases' (no QEMU):  python3 -m unittest discover -s scripts/repro -t scripts"""
-import sys
 import unittest
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from repro import common  # noqa: E402
-from repro import rx_maxsize_spill as spill  # noqa: E402
-from repro import tx_timeout_recovery as txto  # noqa: E402
-from repro import unsolicited_syserr as syserr  # noqa: E402
+from repro import common
+from repro import rx_maxsize_spill as spill
+from repro import tx_timeout_recovery as txto
+from repro import unsolicited_syserr as syserr
 
 
 class FakeLab:

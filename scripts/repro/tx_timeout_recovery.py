@@ -19,6 +19,7 @@ Verdict (per run):
   otherwise   UNEXPECTED
 """
 from . import common
+from .labrun import LabResult
 
 NAME = "tx-timeout-recovery"
 DRIVERS = ("old", "fixed", "stock")
@@ -28,7 +29,7 @@ ARGS = {"fault_at_ms": AT_MS, "count": 10000, "interval_us": 2000}
 TAIL_MS = 5000
 
 
-def judge(res):
+def judge(res: LabResult) -> tuple:
     r, failed = common.lab_result(res, "no RESULT what=tx-timeout", what="tx-timeout")
     if failed:
         return None, {}, failed
@@ -48,6 +49,6 @@ def judge(res):
     return None, fig, "the figures fit neither verdict"
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     return common.old_fixed_stock(ctx, driver, NAME, "tx-timeout", "tx_reset_bql",
                                   lambda res, _sim: judge(res), args=ARGS, props=PROPS)

@@ -16,6 +16,7 @@ Verdict (per run):
   otherwise   UNEXPECTED (the reason says which part did not fit)
 """
 from . import common
+from .labrun import LabResult
 
 NAME = "txpoll-stall"
 DRIVERS = ("old", "fixed", "stock")
@@ -27,7 +28,7 @@ ARGS = {"req": 64, "resp": 65536, "rcvbuf": 16384, "count": 600, "max_ms": 2000,
         "sweep": "3000:100000"}
 
 
-def judge(res, sim):
+def judge(res: LabResult, sim: bool) -> tuple:
     rr = res.result(tool="rr")
     ctr = res.result(what="counters")
     num = common.num
@@ -66,7 +67,7 @@ def judge(res, sim):
     return None, fig, "; ".join(why)
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     # untagged: the run directories keep the names derived from the arguments
     return common.old_fixed_stock(ctx, driver, NAME, "txpoll", "txpoll_rekick", judge,
                                   args=ARGS, tagged=False)

@@ -17,6 +17,7 @@ Verdict (per run):
   otherwise   UNEXPECTED
 """
 from . import common
+from .labrun import LabResult
 
 NAME = "unsolicited-syserr"
 DRIVERS = ("old", "fixed", "stock")
@@ -34,7 +35,7 @@ GAP_US = 50_000
 STOCK_HAS_FIX = {"6.1": True, "6.12": True, "7.2": True}
 
 
-def judge(res, sim):
+def judge(res: LabResult, sim: bool) -> tuple:
     num = common.num
     r, failed = common.lab_result(res, "no RESULT what=syserr", what="syserr")
     if failed:
@@ -64,7 +65,7 @@ def judge(res, sim):
     return None, fig, "; ".join(why)
 
 
-def run(ctx, driver):
+def run(ctx: common.Context, driver: str) -> list:
     # the old driver had the parameter at 1 (SYSErr taken for a PCI error), the fix sets 0
     stock = common.CLEAN if STOCK_HAS_FIX.get(ctx.kernel, True) else common.REPRODUCED
     return common.old_fixed_stock(ctx, driver, NAME, "syserr", "syserr_pcierr", judge,
