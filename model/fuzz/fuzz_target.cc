@@ -1425,7 +1425,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     h.ram.swap(ram);
     return 0;
   }
-  for (unsigned i = 0; i < 6; i++) h.mac[i] = static_cast<uint8_t>(reg_read(h, i, 1));
+  for (unsigned i = 0; i < 6; i++) h.mac[i] = static_cast<uint8_t>(reg_read(h, kMAC0 + i, 1));
   top(h, [&] { timer_expired(h); });
 
   static constexpr const char* kOpNames[kOpCount] = {

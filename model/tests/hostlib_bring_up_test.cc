@@ -47,16 +47,16 @@ std::string show(const std::vector<Access>& v) {
 class RecordingBus final : public rtl8168_host::RegBus {
  public:
   std::vector<Access> log;
-  std::function<uint64_t(uint32_t off, unsigned nth)> answer = [](uint32_t, unsigned) {
-    return 0;
-  };
+  std::function<uint64_t(uint32_t off, unsigned nth)> answer = [](uint32_t, unsigned) { return 0; };
   uint64_t t = 0;
 
   uint64_t read(uint32_t off, unsigned size) override {
     log.push_back({'r', off, 0, size});
     return answer(off, reads_[off]++);
   }
-  void write(uint32_t off, uint64_t v, unsigned size) override { log.push_back({'w', off, v, size}); }
+  void write(uint32_t off, uint64_t v, unsigned size) override {
+    log.push_back({'w', off, v, size});
+  }
   void poll_wait() override { log.push_back({'p'}); }
   uint64_t now() const override { return t; }
   void step_until(uint64_t limit) override {
@@ -69,6 +69,13 @@ class RecordingBus final : public rtl8168_host::RegBus {
  private:
   std::map<uint32_t, unsigned> reads_;
 };
+
+// Accesses of one kind (at `off` for reads).
+unsigned count(const std::vector<Access>& log, char kind, uint32_t off = 0) {
+  return static_cast<unsigned>(std::count_if(log.begin(), log.end(), [&](const Access& a) {
+    return a.kind == kind && (kind != 'r' || a.off == off);
+  }));
+}
 
 std::vector<Access> writes_and_marks(const std::vector<Access>& log) {
   std::vector<Access> out;
@@ -126,17 +133,10 @@ TEST(HostlibBringUp, BenchOrderIsR8169Open) {
   EXPECT_EQ(show(writes_and_marks(bus.log)), show(want));
   // Three ChipCmd reads with two waits between them; four steps of time
   // until LinkChg shows, then PHYstatus.
-  unsigned chip_reads = 0, polls = 0, steps = 0, isr_reads = 0;
-  for (const Access& a : bus.log) {
-    chip_reads += a.kind == 'r' && a.off == kChipCmd;
-    polls += a.kind == 'p';
-    steps += a.kind == 's';
-    isr_reads += a.kind == 'r' && a.off == kIntrStatus;
-  }
-  EXPECT_EQ(chip_reads, 3u);
-  EXPECT_EQ(polls, 2u);
-  EXPECT_EQ(steps, 4u);
-  EXPECT_EQ(isr_reads, 4u);
+  EXPECT_EQ(count(bus.log, 'r', kChipCmd), 3u);
+  EXPECT_EQ(count(bus.log, 'p'), 2u);
+  EXPECT_EQ(count(bus.log, 's'), 4u);
+  EXPECT_EQ(count(bus.log, 'r', kIntrStatus), 4u);
   EXPECT_EQ(bus.log.back().kind, 'r');
   EXPECT_EQ(bus.log.back().off, kPHYstatus);
 }
@@ -185,13 +185,9 @@ TEST(HostlibBringUp, FuzzOrderWritesMacAndHighPriorityRing) {
       {'w', kIntrMask, 0x80ff, 2},
   };
   EXPECT_EQ(show(writes_and_marks(bus.log)), show(want));
-  unsigned phy_reads = 0, polls = 0;
-  for (const Access& a : bus.log) {
-    phy_reads += a.kind == 'r' && a.off == kPHYstatus;
-    polls += a.kind == 'p';
-  }
-  EXPECT_EQ(phy_reads, 3u);
-  EXPECT_EQ(polls, 2u) << "ChipCmd reads clear at once; two waits between the PHYstatus reads";
+  EXPECT_EQ(count(bus.log, 'r', kPHYstatus), 3u);
+  EXPECT_EQ(count(bus.log, 'p'), 2u)
+      << "ChipCmd reads clear at once; two waits between the PHYstatus reads";
 }
 
 TEST(HostlibBringUp, PollsAreBounded) {
@@ -205,15 +201,9 @@ TEST(HostlibBringUp, PollsAreBounded) {
   spec.link_wait = LinkWait::PhyStatus;
   const Step order[] = {Step::ChipReset, Step::WaitLink};
   EXPECT_FALSE(rtl8168_host::bring_up(bus, spec, order));
-  unsigned chip_reads = 0, phy_reads = 0, polls = 0;
-  for (const Access& a : bus.log) {
-    chip_reads += a.kind == 'r' && a.off == kChipCmd;
-    phy_reads += a.kind == 'r' && a.off == kPHYstatus;
-    polls += a.kind == 'p';
-  }
-  EXPECT_EQ(chip_reads, 5u);
-  EXPECT_EQ(phy_reads, 7u);
-  EXPECT_EQ(polls, 12u);
+  EXPECT_EQ(count(bus.log, 'r', kChipCmd), 5u);
+  EXPECT_EQ(count(bus.log, 'r', kPHYstatus), 7u);
+  EXPECT_EQ(count(bus.log, 'p'), 12u);
 
   // LinkChg never latched: the wait ends at the timeout without an ack.
   RecordingBus quiet;
@@ -222,7 +212,7 @@ TEST(HostlibBringUp, PollsAreBounded) {
   const Step wait[] = {Step::WaitLink};
   EXPECT_FALSE(rtl8168_host::bring_up(quiet, spec, wait));
   EXPECT_EQ(quiet.t, 10'000'000u);
-  for (const Access& a : quiet.log) EXPECT_NE(a.kind, 'w') << "no LinkChg to ack";
+  EXPECT_EQ(count(quiet.log, 'w'), 0u) << "no LinkChg to ack";
 }
 
 // The bench's order on the model itself: the device ends up enabled with
@@ -235,7 +225,9 @@ class HostBus final : public rtl8168_host::RegBus {
   void poll_wait() override { EXPECT_TRUE(h_.advance(100'000)); }
   uint64_t now() const override { return h_.now(); }
   void step_until(uint64_t t) override {  // the next event, or to t when none is due by then
-    if (!h_.step_one(t)) EXPECT_TRUE(h_.run_until(t));
+    if (!h_.step_one(t)) {
+      EXPECT_TRUE(h_.run_until(t));
+    }
   }
   void init_rings() override {}
 
