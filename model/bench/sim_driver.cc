@@ -2,56 +2,64 @@
 #include "sim_driver.h"
 
 #include <algorithm>
+#include <functional>
+#include <utility>
 
+#include "bring_up.h"
 #include "driver_regs.h"
 
 namespace bench {
 
 using namespace rtl8168_driver;
 
+namespace {
+
+// The bench host as the open sequence's bus (model/hostlib/bring_up.h).
+class Bus final : public rtl8168_host::RegBus {
+ public:
+  Bus(SimHost& h, std::function<void()> rings) : h_(h), rings_(std::move(rings)) {}
+  uint64_t read(uint32_t off, unsigned size) override {
+    return rtl8168_reg_read(h_.dev(), h_.now(), off, size);
+  }
+  void write(uint32_t off, uint64_t v, unsigned size) override {
+    rtl8168_reg_write(h_.dev(), h_.now(), off, v, size);
+  }
+  void poll_wait() override { h_.run_until(h_.now() + 100'000); }  // 100 us per ChipCmd poll
+  uint64_t now() const override { return h_.now(); }
+  void step_until(uint64_t t) override { h_.step_until(t); }
+  void init_rings() override { rings_(); }
+  void link_acked() override { h_.msi_pending = false; }
+
+ private:
+  SimHost& h_;
+  std::function<void()> rings_;
+};
+
+}  // namespace
+
 bool SimDriver::open(Time link_timeout) {
-  // rtl_init_one / rtl_open order (docs/R8169.md §A).
-  h_.w16(kIntrMask, 0);
-  h_.w16(kIntrStatus, 0xffff);
-  h_.w8(kChipCmd, kCmdReset);  // reset, poll until it self-clears
-  for (int i = 0; i < 100 && (h_.r8(kChipCmd) & kCmdReset); i++) h_.run_until(h_.now() + 100'000);
-  h_.w8(kCfg9346, kCfg9346Unlock);
-  h_.w16(kCPlusCmd, kRxVlan | kRxChkSum);
-  h_.w16(kIntrMitigate, 0);
-  h_.w16(kRxMaxSize, 0x4000);
-  h_.w32(kTxDescHigh, static_cast<uint32_t>(kTxRing >> 32));
-  h_.w32(kTxDescLow, static_cast<uint32_t>(kTxRing));
-  h_.w32(kRxDescHigh, static_cast<uint32_t>(kRxRing >> 32));
-  h_.w32(kRxDescLow, static_cast<uint32_t>(kRxRing));
-  h_.w8(kCfg9346, kCfg9346Lock);
-  for (unsigned i = 0; i < kRing; i++) {
-    const uint64_t d = kTxRing + i * 16;
-    h_.set_mem32(d, i == kRing - 1 ? kEor : 0);
-    const uint64_t r = kRxRing + i * 16;
-    h_.set_mem32(r + 4, 0);
-    h_.set_mem64(r + 8, kRxBuf + i * kRxBufSize);
-    h_.set_mem32(r, kOwn | (i == kRing - 1 ? kEor : 0) | static_cast<uint32_t>(kRxBufSize - 1));
-  }
-  h_.w8(kChipCmd, kCmdTxEnb | kCmdRxEnb);
-  // RxConfig: 0xc7 in bits 15:8 (MXDMA 7 in 10:8), AB | AM | APM.
-  h_.w32(kRxConfig, 0xc700 | kAcceptBroadcast | kAcceptMulticast | kAcceptMyPhys);
-  h_.w32(kTxConfig, 0x03000000u | (o_.tx_mxdma & 7) << 8);  // IFG 96 bit times, MXDMA
-  h_.w32(kMAR4, 0xffffffff);  // all multicast
-  h_.w32(kMAR0, 0xffffffff);
-  h_.w16(kIntrMask, o_.irq_mask);
-  // phy_start: BMCR |= ANENABLE | ANRESTART through PHYAR (write flag, MII
-  // register 0), then wait for LinkChg.
-  h_.w32(kPHYAR, 0x80000000u | 0u << 16 | 0x1340);
-  const Time until = h_.now() + link_timeout;
-  while (h_.now() < until) {
-    h_.step_until(until);
-    if (h_.r16(kIntrStatus) & kLinkChg) {
-      h_.w16(kIntrStatus, kLinkChg);
-      h_.msi_pending = false;
-      return (h_.r8(kPHYstatus) & kLinkStatus) != 0;
+  // rtl_init_one / rtl_open order (docs/R8169.md §A): rtl8168_host::kBenchOrder.
+  rtl8168_host::OpenSpec spec;
+  spec.tx_ring = kTxRing;
+  spec.rx_ring = kRxRing;
+  // RxConfig: RX128_INT_EN | RX_MULTI_EN, MXDMA 7 (unlimited), AB | AM | APM.
+  spec.rx_config = rtl8168_host::rx_config(kRx128IntEn | kRxMultiEn, 7,
+                                           kAcceptBroadcast | kAcceptMulticast | kAcceptMyPhys);
+  spec.tx_config = rtl8168_host::tx_config(o_.tx_mxdma);  // IFG 96 bit times, MXDMA
+  spec.irq_mask = o_.irq_mask;
+  spec.link_wait = rtl8168_host::LinkWait::LinkChg;
+  spec.link_timeout_ns = link_timeout;
+  Bus bus(h_, [this] {
+    for (unsigned i = 0; i < kRing; i++) {
+      const uint64_t d = kTxRing + i * 16;
+      h_.set_mem32(d, i == kRing - 1 ? kEor : 0);
+      const uint64_t r = kRxRing + i * 16;
+      h_.set_mem32(r + 4, 0);
+      h_.set_mem64(r + 8, kRxBuf + i * kRxBufSize);
+      h_.set_mem32(r, kOwn | (i == kRing - 1 ? kEor : 0) | static_cast<uint32_t>(kRxBufSize - 1));
     }
-  }
-  return false;
+  });
+  return rtl8168_host::bring_up(bus, spec, rtl8168_host::kBenchOrder);
 }
 
 void SimDriver::tx_post(std::span<const Frag> frags, uint32_t opts1_first, uint32_t opts2) {

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "driver_regs.h"
 #include "sim_host.h"
 
 namespace bench {
@@ -19,7 +20,9 @@ struct DriverOptions {
   bool txpoll_rekick = true;  // 2007 fix: ring NPQ again after reclaim while work remains
   bool irq_ack_loop = true;   // 2009 fix: ack and re-read IntrStatus until it reads 0
   Time irq_read_to_ack = 0;   // CPU time between reading IntrStatus and acking it
-  uint16_t irq_mask = 0x003f; // LinkChg | RxOverflow | TxErr | TxOK | RxErr | RxOK (driver_regs.h)
+  uint16_t irq_mask = rtl8168_driver::kLinkChg | rtl8168_driver::kRxOverflow |
+                      rtl8168_driver::kTxErr | rtl8168_driver::kTxOK | rtl8168_driver::kRxErr |
+                      rtl8168_driver::kRxOK;
 };
 
 struct Frag {

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "sim_host.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 
 namespace bench {
 
 SimHost::SimHost(size_t mem_bytes, const std::vector<std::pair<std::string, std::string>>& params)
-    : memory_(mem_bytes, 0) {
+    : ram_(mem_bytes) {
   rtl8168_config* cfg = rtl8168_config_new();
   char err[256];
   for (const auto& [name, value] : params) {
@@ -40,14 +40,6 @@ SimHost::SimHost(size_t mem_bytes, const std::vector<std::pair<std::string, std:
 
 SimHost::~SimHost() { rtl8168_destroy(dev_); }
 
-uint32_t SimHost::mem32(uint64_t addr) const {
-  uint32_t v;
-  std::memcpy(&v, memory_.data() + addr, 4);
-  return v;  // x86 host: little endian like the device
-}
-void SimHost::set_mem32(uint64_t addr, uint32_t v) { std::memcpy(memory_.data() + addr, &v, 4); }
-void SimHost::set_mem64(uint64_t addr, uint64_t v) { std::memcpy(memory_.data() + addr, &v, 8); }
-
 void SimHost::run_until(Time t) {
   while (step_until(t) < t) {
   }
@@ -64,16 +56,10 @@ Time SimHost::step_until(Time t) {
 }
 
 int SimHost::dma_read(void* o, uint64_t addr, void* buf, size_t len) {
-  auto* h = static_cast<SimHost*>(o);
-  if (addr >= h->memory_.size() || len > h->memory_.size() - addr) return -1;
-  std::memcpy(buf, h->memory_.data() + addr, len);
-  return 0;
+  return static_cast<SimHost*>(o)->ram_.dma_read(addr, buf, len);
 }
 int SimHost::dma_write(void* o, uint64_t addr, const void* buf, size_t len) {
-  auto* h = static_cast<SimHost*>(o);
-  if (addr >= h->memory_.size() || len > h->memory_.size() - addr) return -1;
-  std::memcpy(h->memory_.data() + addr, buf, len);
-  return 0;
+  return static_cast<SimHost*>(o)->ram_.dma_write(addr, buf, len);
 }
 bool SimHost::msi_enabled(void* o) { return static_cast<SimHost*>(o)->msi; }
 void SimHost::msi_notify(void* o) {

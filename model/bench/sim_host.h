@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// A host for the model outside QEMU: flat fake guest memory, the single
+// A host for the model outside QEMU: flat fake guest memory (the host
+// library's GuestRam, model/hostlib/guest_ram.h), the single
 // timer, MSI/INTx recording and a virtual clock. Callbacks only record;
 // the scripted driver reacts after the entry point returns (the model is
 // never re-entered).
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "guest_ram.h"
 #include "rtl8168/rtl8168.h"
 
 namespace bench {
@@ -41,10 +43,10 @@ class SimHost {
   void w16(uint32_t off, uint16_t v) { rtl8168_reg_write(dev_, now_, off, v, 2); }
   void w8(uint32_t off, uint8_t v) { rtl8168_reg_write(dev_, now_, off, v, 1); }
 
-  uint8_t* mem(uint64_t addr) { return memory_.data() + addr; }
-  uint32_t mem32(uint64_t addr) const;
-  void set_mem32(uint64_t addr, uint32_t v);
-  void set_mem64(uint64_t addr, uint64_t v);
+  uint8_t* mem(uint64_t addr) { return ram_.data() + addr; }
+  uint32_t mem32(uint64_t addr) const { return ram_.r32(addr); }
+  void set_mem32(uint64_t addr, uint32_t v) { ram_.w32(addr, v); }
+  void set_mem64(uint64_t addr, uint64_t v) { ram_.w64(addr, v); }
 
   // Interrupt delivery as the platform sees it.
   bool msi = true;                 // MSI enabled in config space
@@ -63,7 +65,7 @@ class SimHost {
   static void transmit(void* o, const uint8_t* frame, size_t len);
   static void timer_arm(void* o, uint64_t deadline);
 
-  std::vector<uint8_t> memory_;
+  rtl8168_host::GuestRam ram_;
   rtl8168* dev_ = nullptr;
   Time now_ = 0;
   Time deadline_ = kNever;

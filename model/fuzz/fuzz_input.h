@@ -36,6 +36,57 @@ inline uint8_t param_hash(const char* name) {
 inline constexpr uint8_t kFaultSpecFirstByte = 252;
 inline unsigned decode_op(uint8_t byte);
 
+// The registers op kRegWriteKnown names by index (u8 % count): every
+// register the model decodes, plus TCTR/TimerInt and MaxTxPacketSize/MISC, at
+// their natural width, then four accesses of other widths. The index is part
+// of the input format: entries are only ever appended. The seed generator
+// finds an index by register (known_reg), the target reads the entry.
+struct KnownReg {
+  uint32_t off;
+  unsigned size;
+};
+inline constexpr KnownReg kKnownRegs[] = {
+    {rtl8168_driver::kMAC0, 4},          {rtl8168_driver::kMAC4, 2},
+    {rtl8168_driver::kMAR0, 4},          {rtl8168_driver::kMAR4, 4},
+    {rtl8168_driver::kCounterAddrLow, 4}, {rtl8168_driver::kCounterAddrHigh, 4},
+    {rtl8168_driver::kLedCtrl, 4},       {rtl8168_driver::kTxDescLow, 4},
+    {rtl8168_driver::kTxDescHigh, 4},    {rtl8168_driver::kTxHDescLow, 4},
+    {rtl8168_driver::kTxHDescHigh, 4},   {rtl8168_driver::kChipCmd, 1},
+    {rtl8168_driver::kTxPoll, 1},        {rtl8168_driver::kIntrMask, 2},
+    {rtl8168_driver::kIntrStatus, 2},    {rtl8168_driver::kTxConfig, 4},
+    {rtl8168_driver::kRxConfig, 4},      {rtl8168_driver::kTCTR, 4},
+    {rtl8168_driver::kRxMissed, 4},      {rtl8168_driver::kCfg9346, 1},
+    {rtl8168_driver::kConfig0, 1},       {rtl8168_driver::kConfig1, 1},
+    {rtl8168_driver::kConfig2, 1},       {rtl8168_driver::kConfig3, 1},
+    {rtl8168_driver::kConfig4, 1},       {rtl8168_driver::kConfig5, 1},
+    {rtl8168_driver::kTimerInt, 4},      {rtl8168_driver::kPHYAR, 4},
+    {rtl8168_driver::kCSIDR, 4},         {rtl8168_driver::kCSIAR, 4},
+    {rtl8168_driver::kPHYstatus, 1},     {rtl8168_driver::kERIDR, 4},
+    {rtl8168_driver::kERIAR, 4},         {rtl8168_driver::kEPHYAR, 4},
+    {rtl8168_driver::kOCPDR, 4},         {rtl8168_driver::kOCPAR, 4},
+    {rtl8168_driver::kGPHY_OCP, 4},      {rtl8168_driver::kRxMaxSize, 2},
+    {rtl8168_driver::kCPlusCmd, 2},      {rtl8168_driver::kIntrMitigate, 2},
+    {rtl8168_driver::kRxDescLow, 4},     {rtl8168_driver::kRxDescHigh, 4},
+    {rtl8168_driver::kMaxTxPacketSize, 1}, {rtl8168_driver::kMISC, 4},
+    // Other widths: IntrMask and IntrStatus in one access, TxPoll with the
+    // three bytes after it, the 16 bits ending at ChipCmd, one byte of MAC0.
+    {rtl8168_driver::kIntrMask, 4},      {rtl8168_driver::kTxPoll, 4},
+    {rtl8168_driver::kChipCmd - 1, 2},   {rtl8168_driver::kMAC0, 1},
+};
+inline constexpr size_t kKnownRegCount = sizeof kKnownRegs / sizeof kKnownRegs[0];
+
+// The kRegWriteKnown index of the register at `off` accessed with `size`
+// bytes (natural width by default); a register the table lacks does not
+// compile where the index is a constant expression.
+constexpr uint8_t known_reg(uint32_t off, unsigned size = 0) {
+  for (size_t i = 0; i < kKnownRegCount; i++) {
+    if (kKnownRegs[i].off == off && (size == 0 || kKnownRegs[i].size == size)) {
+      return static_cast<uint8_t>(i);
+    }
+  }
+  throw "known_reg: not in kKnownRegs";
+}
+
 // Header flags.
 inline constexpr uint8_t kFlagTiming = 0x01;      // timing=on (else functional mode)
 inline constexpr uint8_t kFlagLossy = 0x02;       // lossy-txpoll=on
@@ -66,7 +117,7 @@ enum Op : uint8_t {
   // u8 flags (kUp*), u8 tx_n-1, u8 rx_n-1, u16 rx_buf (bit 15: use bits 13:0, else 2048),
   // u8 RxConfig accept bits, u8 MXDMA, u16 IntrMask, u16 IntrMitigate
   kBringUp,
-  kRegWriteKnown,  // u8 register (index into the target's table), u32 value
+  kRegWriteKnown,  // u8 register (index into kKnownRegs), u32 value
   kRegWriteRaw,    // u16 offset, u8 size selector, u64 value
   kRegReadRaw,     // u16 offset, u8 size selector
   // u8 flags (kTx*), u8 kind (FrameKind), u16 payload, u8 frags-1, u16 mss, u16 vlan tci
@@ -208,7 +259,8 @@ class Encoder {
 // kBringUp and its fields, in one place for both sides: the seed generator
 // writes them (encode), the target reads them back into the ranges it
 // supports (decode) and performs r8169's open sequence with them
-// (fuzz_target.cc op_bring_up). The defaults are a driver's usual ones.
+// (fuzz_target.cc op_bring_up: the host library's rtl8168_host::bring_up in
+// kFuzzOrder, model/hostlib/bring_up.h). The defaults are a driver's usual ones.
 struct BringUp {
   uint8_t flags = kUpChipReset | kUpWaitLink | kUpRxCsum | kUpRxVlan;
   unsigned tx_n = 16;   // descriptors per TX ring, 1..64

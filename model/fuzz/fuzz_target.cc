@@ -42,8 +42,10 @@
 #include <string>
 #include <vector>
 
+#include "bring_up.h"
 #include "driver_regs.h"
 #include "fuzz_input.h"
+#include "guest_ram.h"
 #include "rtl8168/rtl8168.h"
 
 #ifndef RTL8168_FUZZ_SKIP_NULL_RECEIVE
@@ -104,23 +106,9 @@ constexpr uint64_t kRxRing = 0x0800;  // up to 16 descriptors
 constexpr uint64_t kRxBufs = 0x1000;
 
 // Register offsets and bits, descriptor bits: the driver's view
-// (model/driver/driver_regs.h), so the target depends on the C API only.
+// (model/hostlib/driver_regs.h), so the target depends on the C API only.
 using namespace rtl8168_driver;
 
-struct RegRef {
-  uint32_t off;
-  unsigned size;
-};
-// Every register the model decodes, plus TCTR/TimerInt (0x48/0x58) and
-// MaxTxPacketSize/MISC, at their natural width.
-constexpr RegRef kRegs[] = {
-    {0x00, 4}, {0x04, 2}, {0x08, 4}, {0x0c, 4}, {0x10, 4}, {0x14, 4}, {0x18, 4}, {0x20, 4},
-    {0x24, 4}, {0x28, 4}, {0x2c, 4}, {0x37, 1}, {0x38, 1}, {0x3c, 2}, {0x3e, 2}, {0x40, 4},
-    {0x44, 4}, {0x48, 4}, {0x4c, 4}, {0x50, 1}, {0x51, 1}, {0x52, 1}, {0x53, 1}, {0x54, 1},
-    {0x55, 1}, {0x56, 1}, {0x58, 4}, {0x60, 4}, {0x64, 4}, {0x68, 4}, {0x6c, 1}, {0x70, 4},
-    {0x74, 4}, {0x80, 4}, {0xb0, 4}, {0xb4, 4}, {0xb8, 4}, {0xda, 2}, {0xe0, 2}, {0xe2, 2},
-    {0xe4, 4}, {0xe8, 4}, {0xec, 1}, {0xf0, 4}, {0x3c, 4}, {0x38, 4}, {0x36, 2}, {0x00, 1},
-};
 // Sizes for raw accesses: the supported ones, 8 (rejected) and odd ones.
 constexpr unsigned kSizes[8] = {1, 2, 4, 8, 4, 2, 3, 0};
 
@@ -228,7 +216,7 @@ struct Host {
   rtl8168* dev = nullptr;
   Port* port = nullptr;
   uint64_t now = 0;
-  std::vector<uint8_t> ram;
+  rtl8168_host::GuestRam ram;  // guest RAM at 0 (model/hostlib/guest_ram.h)
   std::array<uint8_t, 6> mac{};
   Driver drv;
   // DMA fault window.
@@ -276,10 +264,6 @@ bool overlaps_window(const Host& h, uint64_t addr, size_t len) {
   return addr < h.win_hi && h.win_lo < end;
 }
 
-bool in_ram(const Host& h, uint64_t addr, size_t len) {
-  return addr <= h.ram.size() && len <= h.ram.size() - addr;
-}
-
 void count_dma(Host& h, size_t len, const char* dir) {
   if (len > kMaxDmaLen) fail("DMA %s of %zu bytes (bound %zu)", dir, len, kMaxDmaLen);
   h.call_dma++;
@@ -304,17 +288,14 @@ int cb_dma_read(void* opaque, uint64_t addr, void* buf, size_t len) {
   Host& h = main_host(opaque, "dma_read");
   count_dma(h, len, "read");
   if (h.fail_reads && overlaps_window(h, addr, len)) return -1;
-  if (!in_ram(h, addr, len)) return -1;
-  if (len) std::memcpy(buf, h.ram.data() + addr, len);
-  return 0;
+  return h.ram.dma_read(addr, buf, len);
 }
 
 int cb_dma_write(void* opaque, uint64_t addr, const void* buf, size_t len) {
   Host& h = main_host(opaque, "dma_write");
   count_dma(h, len, "write");
   if (h.fail_writes && overlaps_window(h, addr, len)) return -1;
-  if (!in_ram(h, addr, len)) return -1;
-  if (len) std::memcpy(h.ram.data() + addr, buf, len);
+  if (h.ram.dma_write(addr, buf, len) != 0) return -1;
   mark_dirty(h, addr, len);
   return 0;
 }
@@ -433,7 +414,7 @@ void run_reentry(Host& h, const uint8_t* frame, size_t len) {
       reg_write(h, kIntrStatus, 0xffff, 2);
       break;
     case kReDoorbell:
-      reg_write(h, kTxPoll, 0x40, 1);
+      reg_write(h, kTxPoll, kNPQ, 1);
       break;
     case kReCanReceive:
       can_receive(h);
@@ -793,54 +774,67 @@ void arm_rx(Host& h) {
   h.drv.rx_cur = 0;
 }
 
+// The fuzz host as the open sequence's bus (model/hostlib/bring_up.h): every
+// write is a top-level call with its checks, the polls' reads are not, and
+// a poll waits for the device's next event.
+class BringUpBus final : public rtl8168_host::RegBus {
+ public:
+  explicit BringUpBus(Host& h) : h_(h) {}
+  uint64_t read(uint32_t off, unsigned size) override { return reg_read(h_, off, size); }
+  void write(uint32_t off, uint64_t v, unsigned size) override {
+    top(h_, [&] { reg_write(h_, off, v, size); });
+  }
+  void poll_wait() override { step_to_deadline(h_, 0); }
+  uint64_t now() const override { return h_.now; }
+  void step_until(uint64_t t) override {  // (LinkWait::LinkChg; kFuzzOrder polls PHYstatus)
+    if (h_.port->deadline <= t) {
+      step_to_deadline(h_, 0);
+    } else {
+      h_.now = std::max(h_.now, t);
+    }
+  }
+  void init_rings() override {
+    std::memset(h_.ram.data(), 0, kRxBufs);  // (std::fill: a traced compare per byte)
+    h_.drv.tx_cur = {0, 0};
+    arm_rx(h_);
+  }
+
+ private:
+  Host& h_;
+};
+
 void op_bring_up(Host& h, Reader& r) {
   const BringUp up = BringUp::decode(r);  // fuzz_input.h: the op's fields
   const uint8_t fl = up.flags;
   h.drv.tx_n = up.tx_n;
   h.drv.rx_n = up.rx_n;
   h.drv.rx_buf = up.rx_buf;
-  const uint8_t accept = up.accept;
-  const uint32_t mxdma = up.mxdma;
-  const uint16_t imask = up.imask;
-  const uint16_t mit = up.mit;
-  auto w = [&](uint32_t off, uint64_t v, unsigned sz) {
-    top(h, [&] { reg_write(h, off, v, sz); });
-  };
-  if (fl & kUpChipReset) {
-    // r8169 rtl_hw_reset: CmdReset, then poll until it self-clears.
-    w(kChipCmd, kCmdReset, 1);
-    for (int i = 0; i < 8 && (reg_read(h, kChipCmd, 1) & kCmdReset); i++) step_to_deadline(h, 0);
+  rtl8168_host::OpenSpec spec;
+  spec.reset_polls = 8;  // r8169 rtl_hw_reset: CmdReset, then poll until it self-clears
+  spec.mac = h.mac;      // rtl_rar_set: unlock, MAC4 then MAC0, lock
+  spec.mitigate = up.mit;
+  spec.tx_ring = kTxRing;
+  spec.txh_ring = kTxHRing;
+  spec.rx_ring = kRxRing;
+  spec.rx_max_size = fl & kUpNoRxMax ? 0 : 0x4000;
+  spec.cplus = static_cast<uint16_t>((fl & kUpRxVlan ? kRxVlan : 0u) |
+                                     (fl & kUpRxCsum ? kRxChkSum : 0u));
+  spec.tx_config = rtl8168_host::tx_config(up.mxdma);  // IFG 96 bit times, MXDMA
+  spec.rx_config = rtl8168_host::rx_config(0, up.mxdma, up.accept);
+  spec.mar = fl & kUpAllMulti ? 0xffffffffu : 0;
+  spec.irq_mask = up.imask;
+  spec.link_wait = rtl8168_host::LinkWait::PhyStatus;
+  spec.link_polls = 16;
+  // kFuzzOrder without the steps the flags leave out.
+  std::vector<rtl8168_host::Step> order;
+  for (const rtl8168_host::Step step : rtl8168_host::kFuzzOrder) {
+    if (step == rtl8168_host::Step::ChipReset && !(fl & kUpChipReset)) continue;
+    if (step == rtl8168_host::Step::Enable && (fl & kUpNoEnable)) continue;
+    if (step == rtl8168_host::Step::WaitLink && !(fl & kUpWaitLink)) continue;
+    order.push_back(step);
   }
-  // rtl_rar_set: unlock, MAC4 then MAC0, lock.
-  w(kCfg9346, kCfg9346Unlock, 1);
-  w(kMAC4, static_cast<uint32_t>(h.mac[4] | h.mac[5] << 8), 4);
-  w(kMAC0,
-    static_cast<uint32_t>(h.mac[0] | h.mac[1] << 8 | h.mac[2] << 16) |
-        static_cast<uint32_t>(h.mac[3]) << 24,
-    4);
-  w(kCfg9346, kCfg9346Lock, 1);
-  w(kIntrMitigate, mit, 2);
-  std::memset(h.ram.data(), 0, kRxBufs);  // (std::fill: a traced compare per byte)
-  h.drv.tx_cur = {0, 0};
-  arm_rx(h);
-  w(kTxDescHigh, 0, 4);
-  w(kTxDescLow, kTxRing, 4);
-  w(kTxHDescHigh, 0, 4);
-  w(kTxHDescLow, kTxHRing, 4);
-  w(kRxDescHigh, 0, 4);
-  w(kRxDescLow, kRxRing, 4);
-  w(kRxMaxSize, fl & kUpNoRxMax ? 0 : 0x4000, 2);
-  w(kCPlusCmd, (fl & kUpRxVlan ? kRxVlan : 0u) | (fl & kUpRxCsum ? kRxChkSum : 0u), 2);
-  if (!(fl & kUpNoEnable)) w(kChipCmd, kCmdTxEnb | kCmdRxEnb, 1);
-  w(kTxConfig, 3u << 24 | mxdma << 8, 4);         // IFG 96 bit times, MXDMA
-  w(kRxConfig, accept | mxdma << 8, 4);
-  const uint32_t mar = fl & kUpAllMulti ? 0xffffffffu : 0;
-  w(kMAR4, mar, 4);
-  w(kMAR0, mar, 4);
-  w(kIntrMask, imask, 2);
-  if (fl & kUpWaitLink) {
-    for (int i = 0; i < 16 && !(reg_read(h, kPHYstatus, 1) & kLinkStatus); i++) step_to_deadline(h, 0);
-  }
+  BringUpBus bus(h);
+  rtl8168_host::bring_up(bus, spec, order);  // a link that stays down is the input's choice
 }
 
 uint64_t tx_alloc(Host& h, size_t len) {
@@ -901,7 +895,7 @@ void op_tx_frame(Host& h, Reader& r) {
   // Own on the first descriptor last (r8169 rtl8169_start_xmit).
   for (size_t i = descs.size(); i-- > 0;) mem_w32(h, descs[i].first, descs[i].second | kOwn);
   h.drv.tx_cur[q] = (first + nfrags) % n;
-  if (fl & kTxKick) top(h, [&] { reg_write(h, kTxPoll, q ? 0x80 : 0x40, 1); });
+  if (fl & kTxKick) top(h, [&] { reg_write(h, kTxPoll, q ? kHPQ : kNPQ, 1); });
 }
 
 void op_rx_poll(Host& h) {
@@ -972,20 +966,22 @@ void op_receive_class(Host& h, Reader& r) {
 void op_phy(Host& h, Reader& r) {
   const uint32_t reg = r.u8() & 0x1f;
   const bool write = r.u8() & 1;
-  const uint32_t v = (write ? 0x80000000u : 0) | reg << 16 | r.u16();
+  const uint32_t v = (write ? kPhyarFlag : 0) | reg << kPhyarRegShift | r.u16();
   top(h, [&] { reg_write(h, kPHYAR, v, 4); });
   // r8169 r8169_mdio_read/write: poll the flag (it flips when the frame is done).
-  for (int i = 0; i < 4 && ((reg_read(h, kPHYAR, 4) ^ v) & 0x80000000u) == 0; i++) {
+  for (int i = 0; i < 4 && ((reg_read(h, kPHYAR, 4) ^ v) & kPhyarFlag) == 0; i++) {
     step_to_deadline(h, 0);
   }
 }
 
 void op_tally(Host& h, Reader& r) {
-  const uint32_t cmd = r.u8() & 0x9;
+  const uint32_t cmd = r.u8() & (kCounterReset | kCounterDump);
   const uint64_t addr = pick_addr(h, r.u8(), r.u32()) & ~uint64_t{0x3f};
   top(h, [&] { reg_write(h, kCounterAddrHigh, addr >> 32, 4); });
   top(h, [&] { reg_write(h, kCounterAddrLow, (addr & 0xffffffffu) | cmd, 4); });
-  for (int i = 0; i < 4 && (reg_read(h, kCounterAddrLow, 4) & 0x9); i++) step_to_deadline(h, 0);
+  for (int i = 0; i < 4 && (reg_read(h, kCounterAddrLow, 4) & (kCounterReset | kCounterDump)); i++) {
+    step_to_deadline(h, 0);
+  }
 }
 
 void op_time(Host& h, Reader& r) {
@@ -1429,7 +1425,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     h.ram.swap(ram);
     return 0;
   }
-  for (unsigned i = 0; i < 6; i++) h.mac[i] = static_cast<uint8_t>(reg_read(h, i, 1));
+  for (unsigned i = 0; i < 6; i++) h.mac[i] = static_cast<uint8_t>(reg_read(h, kMAC0 + i, 1));
   top(h, [&] { timer_expired(h); });
 
   static constexpr const char* kOpNames[kOpCount] = {
@@ -1454,7 +1450,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         op_bring_up(h, r);
         break;
       case kRegWriteKnown: {
-        const RegRef reg = kRegs[r.u8() % std::size(kRegs)];
+        const KnownReg reg = kKnownRegs[r.u8() % kKnownRegCount];
         const uint32_t v = r.u32();
         top(h, [&] { reg_write(h, reg.off, v, reg.size); });
         break;

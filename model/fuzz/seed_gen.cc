@@ -20,6 +20,7 @@
 namespace {
 
 using namespace rtl8168_fuzz;
+using namespace rtl8168_driver;
 
 // The header byte naming `name` (fuzz_input.h param_hash); the first
 // parameter with that hash must be this one.
@@ -131,8 +132,8 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
       tx(e, kTxKick | kTxHpq, kRaw, 64);
       tx(e, 0, kRaw, 128);
       tx(e, 0, kRaw, 256, 2);
-      e.op(kDoorbell).u8(0x40);
-      e.op(kDoorbell).u8(0xc1);
+      e.op(kDoorbell).u8(kNPQ);
+      e.op(kDoorbell).u8(kHPQ | kNPQ | kFSWInt);
       drain(e);
       ack(e);
       add("tx-hpq-npq" + mode, e);
@@ -215,9 +216,9 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
       tx(e, kTxKick, kRaw, 100);
       rx(e, kRxOurs, 100);
       drain(e);
-      e.op(kTally).u8(0x8).u8(kAddrRam).u32(0x0c00);  // dump
-      e.op(kTally).u8(0x1).u8(kAddrRam).u32(0x0c00);  // reset
-      e.op(kTally).u8(0x8).u8(kAddrBeyond).u32(0);    // dump to no RAM: SYSErr
+      e.op(kTally).u8(kCounterDump).u8(kAddrRam).u32(0x0c00);  // dump
+      e.op(kTally).u8(kCounterReset).u8(kAddrRam).u32(0x0c00);  // reset
+      e.op(kTally).u8(kCounterDump).u8(kAddrBeyond).u32(0);    // dump to no RAM: SYSErr
       e.op(kTally).u8(0x9).u8(kAddrRamEnd).u32(8);
       ack(e);
       add("tally" + mode, e);
@@ -252,7 +253,7 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
       bring_up(e, a);
       tx(e, kTxKick, kRaw, 100);
       drain(e);
-      e.op(kRegWriteKnown).u8(13).u32(0xffff);  // IntrMask: edge from the mask
+      e.op(kRegWriteKnown).u8(known_reg(kIntrMask)).u32(0xffff);  // an edge from the mask
       ack(e, false);
       rx(e, kRxOurs, 100);
       drain(e);
@@ -272,7 +273,7 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
       for (int i = 0; i < 3; i++) tx(e, kTxKick, kRaw, 100);
       for (int i = 0; i < 3; i++) rx(e, kRxOurs, 100);
       drain(e);
-      e.op(kRegWriteKnown).u8(39).u32(0);  // IntrMitigate off: release held events
+      e.op(kRegWriteKnown).u8(known_reg(kIntrMitigate)).u32(0);  // off: release held events
       ack(e);
       add("mitigation" + mode, e);
     }
@@ -302,15 +303,15 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
       // saved while one is in flight, then a migration.
       Encoder e = header(f, evl);
       bring_up(e);
-      e.op(kRegWriteKnown).u8(31).u32(0x12345678);  // ERIDR
-      e.op(kRegWriteKnown).u8(32).u32(0x8000f0d0);  // ERIAR: write, mask 0xf, ExGMAC 0xd0
+      e.op(kRegWriteKnown).u8(known_reg(kERIDR)).u32(0x12345678);
+      e.op(kRegWriteKnown).u8(known_reg(kERIAR)).u32(0x8000f0d0);  // write, mask 0xf, ExGMAC 0xd0
       e.op(kSave).u8(0);
       drain(e, 2);
-      e.op(kRegWriteKnown).u8(32).u32(0x0000f0d0);  // ERIAR: read
-      e.op(kRegWriteKnown).u8(33).u32(0x80011234);  // EPHYAR: write reg 1
+      e.op(kRegWriteKnown).u8(known_reg(kERIAR)).u32(0x0000f0d0);  // read
+      e.op(kRegWriteKnown).u8(known_reg(kEPHYAR)).u32(0x80011234);  // write reg 1
       e.op(kSave).u8(1);
-      e.op(kRegWriteKnown).u8(33).u32(0x00010000);  // EPHYAR: read reg 1
-      e.op(kRegWriteKnown).u8(29).u32(0x0000f070);  // CSIAR: read 0x70
+      e.op(kRegWriteKnown).u8(known_reg(kEPHYAR)).u32(0x00010000);  // read reg 1
+      e.op(kRegWriteKnown).u8(known_reg(kCSIAR)).u32(0x0000f070);  // read 0x70
       e.op(kMigrate).u8(1).u8(0);
       drain(e);
       e.op(kLoad).u8(0).u8(0);
@@ -334,7 +335,7 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
     step(e, kTimeSmall, 100);
     tx(e, kTxKick, kRaw, 60);
     drain(e);
-    e.op(kDoorbell).u8(0x40);
+    e.op(kDoorbell).u8(kNPQ);
     drain(e);
     add("lossy-txpoll", e);
   }
@@ -361,11 +362,11 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
     Encoder e = header(0);
     bring_up(e);
     e.op(kMemDesc).u8(0).u8(0).u32(0xb0000040).u32(0).u8(kAddrTxRing).u32(0);
-    e.op(kDoorbell).u8(0x40);
+    e.op(kDoorbell).u8(kNPQ);
     tx(e, kTxKick | kTxCrossEnd, kRaw, 800, 2);
     tx(e, kTxKick | kTxBadAddr, kRaw, 800, 2);
     e.op(kMemDesc).u8(0).u8(3).u32(0xb0000100).u32(0).u8(kAddrHuge).u32(0);
-    e.op(kDoorbell).u8(0x40);
+    e.op(kDoorbell).u8(kNPQ);
     tx(e, kTxKick | kTxNoLast, kRaw, 300, 2);
     tx(e, kTxKick, kRaw, 3000, 0);  // frags-1 = 0xff: 66 fragments
     e.op(kMemDesc).u8(2).u8(0).u32(0x80000800).u32(0).u8(kAddrRxRing).u32(0);
@@ -406,9 +407,9 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
         e.op(kRegWriteRaw).u16(off).u8(sz).u64(0xa5a5a5a5a5a5a5a5ull);
       }
     }
-    e.op(kRegWriteKnown).u8(17).u32(0);       // TCTR
-    e.op(kRegWriteKnown).u8(26).u32(0x1000);  // TimerInt
-    e.op(kRegWriteKnown).u8(13).u32(0x4000);  // IntrMask PCSTimeout
+    e.op(kRegWriteKnown).u8(known_reg(kTCTR)).u32(0);
+    e.op(kRegWriteKnown).u8(known_reg(kTimerInt)).u32(0x1000);
+    e.op(kRegWriteKnown).u8(known_reg(kIntrMask)).u32(kPCSTimeout);
     step(e, kTimeBig, 100000);
     ack(e);
     add("registers", e);
@@ -491,9 +492,9 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
       drain(e);
       e.op(kSave).u8(0);
       e.op(kMigrate).u8(0).u8(0);
-      e.op(kRegWriteKnown).u8(11).u32(0x08);  // ChipCmd: TxEnb off restarts the engine
-      e.op(kRegWriteKnown).u8(11).u32(0x0c);
-      e.op(kDoorbell).u8(0x40);
+      e.op(kRegWriteKnown).u8(known_reg(kChipCmd)).u32(kCmdRxEnb);  // TxEnb off restarts the engine
+      e.op(kRegWriteKnown).u8(known_reg(kChipCmd)).u32(kCmdTxEnb | kCmdRxEnb);
+      e.op(kDoorbell).u8(kNPQ);
       drain(e);
       add("faults-tx-stall" + mode, e);
     }
@@ -557,9 +558,9 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
     // 6: TimerInt raises PCSTimeout when TCTR reaches it.
     Encoder e = header(kFlagTiming);
     bring_up(e);
-    e.op(kRegWriteKnown).u8(13).u32(0x4000);  // IntrMask = PCSTimeout
-    e.op(kRegWriteKnown).u8(26).u32(1000);    // TimerInt
-    e.op(kRegWriteKnown).u8(17).u32(0);       // TCTR reset
+    e.op(kRegWriteKnown).u8(known_reg(kIntrMask)).u32(kPCSTimeout);
+    e.op(kRegWriteKnown).u8(known_reg(kTimerInt)).u32(1000);
+    e.op(kRegWriteKnown).u8(known_reg(kTCTR)).u32(0);  // reset the count
     drain(e, 8);
     ack(e);
     drain(e, 8);

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Guest RAM of a host outside QEMU: flat memory at guest-physical 0 behind
+// the model's DMA callbacks (rtl8168_host_ops.dma_read/dma_write). An access
+// that is not wholly inside [0, size) fails, as a master abort does on PCIe:
+// the callback returns -1 and the model counts and reports the failure
+// (rtl8168.h, "DMA"). Used by the bench's host (model/bench/sim_host.cc) and
+// the fuzz target's (model/fuzz/fuzz_target.cc).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace rtl8168_host {
+
+class GuestRam {
+ public:
+  explicit GuestRam(size_t bytes = 0) : bytes_(bytes, 0) {}
+
+  size_t size() const { return bytes_.size(); }
+  uint8_t* data() { return bytes_.data(); }
+  const uint8_t* data() const { return bytes_.data(); }
+  uint8_t& operator[](uint64_t addr) { return bytes_[addr]; }
+  uint8_t operator[](uint64_t addr) const { return bytes_[addr]; }
+  // Exchange the storage (the fuzz target keeps one buffer for every run).
+  void swap(std::vector<uint8_t>& other) { bytes_.swap(other); }
+
+  // [addr, addr + len) lies in RAM (a 0-byte access at the end does).
+  bool contains(uint64_t addr, size_t len) const {
+    return addr <= bytes_.size() && len <= bytes_.size() - addr;
+  }
+  // The DMA callbacks' contract: 0, or -1 with nothing copied.
+  int dma_read(uint64_t addr, void* buf, size_t len) const;
+  int dma_write(uint64_t addr, const void* buf, size_t len);
+
+  // CPU access by the driver (little-endian, like the device; inside RAM).
+  uint32_t r32(uint64_t addr) const;
+  void w32(uint64_t addr, uint32_t v);
+  void w64(uint64_t addr, uint64_t v);
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+}  // namespace rtl8168_host
