@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import driver, kernels
+from . import demo_report, driver, kernels
 from .errors import BadInput
 
 HERE = Path(__file__).resolve().parent
@@ -206,15 +206,9 @@ def main() -> int:
         fails.append(str(e))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    total = time.monotonic() - t_start
-    print("demo: timings: " + ", ".join(f"{k} {v:.0f} s" for k, v in timings.items())
-          + f", total {total:.0f} s; logs in {out}")
-    if fails:
-        print("DEMO FAIL " + "; ".join(fails))
-        return 1
-    print(f"DEMO PASS bisect named the planted commit {planted[:12]}; regress FAIL on it, "
-          f"PASS on its parent")
-    return 0
+    return demo_report.finish("demo", timings, t_start, out, fails,
+                              f"bisect named the planted commit {planted[:12]}; regress FAIL on it, "
+                              f"PASS on its parent")
 
 
 if __name__ == "__main__":

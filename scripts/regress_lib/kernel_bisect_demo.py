@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 
 from lablib import kernelpkg
-from . import kernels
+from . import demo_report, kernels
 from .errors import BadInput
 
 HERE = Path(__file__).resolve().parent
@@ -332,15 +332,9 @@ def main() -> int:
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)
-    total = time.monotonic() - t_start
-    print("kernel-demo: timings: " + ", ".join(f"{k} {v:.0f} s" for k, v in timings.items())
-          + f", total {total:.0f} s; logs in {out}", flush=True)
-    if fails:
-        print("DEMO FAIL " + "; ".join(fails))
-        return 1
-    print(f"DEMO PASS bisect named the planted commit {planted[:12]} (skipped the build break; "
-          f"{a.scenario} FAIL on the plant, PASS on its parent)")
-    return 0
+    return demo_report.finish("kernel-demo", timings, t_start, out, fails,
+                              f"bisect named the planted commit {planted[:12]} (skipped the build "
+                              f"break; {a.scenario} FAIL on the plant, PASS on its parent)")
 
 
 if __name__ == "__main__":
