@@ -110,20 +110,25 @@ flood_retry() {
 # dev_watchdog can find the stall: eth0's completed TX packets (they stop moving while the ring
 # waits at the failed slot), BQL's inflight and limit (STACK_XOFF once inflight > limit), the
 # queue's tx_timeout count (the watchdog ran), and the flood's exits so far.
-tx_sampler() {
+tx_sample() {  # tx_sample T: one line of /tmp/samples
   q=/sys/class/net/eth0/queues/tx-0
+  echo "$1 $(netstat_of tx_packets) $(cat $q/byte_queue_limits/inflight 2>/dev/null || echo -)" \
+       "$(cat $q/byte_queue_limits/limit 2>/dev/null || echo -) $(cat $q/tx_timeout 2>/dev/null || echo -)" \
+       "$(cat /tmp/flood.exits 2>/dev/null || echo 0)" >>/tmp/samples
+}
+tx_sampler() {  # plus a last sample when stopped (the traffic's end), at the next second's index
   i=0
   while [ ! -f /tmp/sampler.stop ] && [ "$i" -le 120 ]; do
-    echo "$i $(netstat_of tx_packets) $(cat $q/byte_queue_limits/inflight 2>/dev/null || echo -)" \
-         "$(cat $q/byte_queue_limits/limit 2>/dev/null || echo -) $(cat $q/tx_timeout 2>/dev/null || echo -)" \
-         "$(cat /tmp/flood.exits 2>/dev/null || echo 0)" >>/tmp/samples
+    tx_sample "$i"
     i=$((i + 1))
     sleep 1
   done
+  tx_sample "$i"
 }
 # sampler_summary: the samples on the console, and into CLASS_NOTE: stall_s= (seconds in which
 # no TX packet completed while the class ran), bql_peak_inflight=, watchdog_at_s= (the first
-# sample that saw tx_timeout grow; - when none did), flood_exits= (ping's refusals)
+# sample that saw tx_timeout grow, 1 s resolution; - when none did: the class's watchdog= comes
+# from the kernel log), flood_exits= (the times ping exited, i.e. was refused, and restarted)
 sampler_summary() {
   [ -f /tmp/samples ] || return 0
   awk '{ printf "  sample t_s=%s tx_packets=%s bql_inflight=%s bql_limit=%s tx_timeout=%s flood_exits=%s\n", $1, $2, $3, $4, $5, $6 }' /tmp/samples
