@@ -79,14 +79,16 @@ strip_watchdog() {
 tx_ring_window() {
   ethtool -d eth0 hex on 2>/dev/null | awk '
     function hex(s,   i, v) { v = 0; for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1; return v }
+    # hex digits of v by division: busybox awk printf %x clamps values of 2^31 and above
+    # (an IOVA under --iommu is near 4 GiB)
+    function hx(v,   d, o) { o = ""; do { d = v % 16; o = substr("0123456789abcdef", d + 1, 1) o; v = (v - d) / 16 } while (v > 0); return o }
     /^0x[0-9a-fA-F]+:/ { base = hex(substr($1, 3, length($1) - 3)); for (j = 2; j <= NF; j++) byte[base + j - 2] = hex($j) }
     END {
       if (!((32 in byte) && (39 in byte))) exit 1
-      lo = byte[32] + byte[33] * 256 + byte[34] * 65536 + byte[35] * 16777216
-      hi = byte[36] + byte[37] * 256 + byte[38] * 65536 + byte[39] * 16777216
-      if (lo == 0 && hi == 0) exit 1
-      if (hi) printf "0x%x%08x-0x%x%08x\n", hi, lo, hi, lo + 4095
-      else printf "0x%x-0x%x\n", lo, lo + 4095
+      a = 0
+      for (i = 39; i >= 32; i--) a = a * 256 + byte[i]
+      if (a == 0) exit 1
+      printf "0x%s-0x%s\n", hx(a), hx(a + 4095)
     }'
 }
 # flood_retry: ping -i 0.01 -s 1000 to the peer, started again (after 20 ms) each time it
