@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Episode evl-short-csum: see scripts/repro/evl_tx.py."""
-from . import evl_tx
+from . import common, evl_tx
 
 NAME = "evl-short-csum"
 DRIVERS = ("old", "fixed", "stock")

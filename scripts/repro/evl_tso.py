@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Episode evl-tso: see scripts/repro/evl_tx.py."""
-from . import evl_tx
+from . import common, evl_tx
 
 NAME = "evl-tso"
 DRIVERS = ("old", "fixed", "stock")
