@@ -169,7 +169,7 @@ class_add() {
 # meant to fill the ring as any busy host's other traffic would. Caveat (lab case
 # tx-writeback, docs/FAULTS.md): busybox ping exits at its first sendto error, which came
 # (ENOBUFS) within a second of a stall in the lab.
-# "flood-retry" (the dma-write and tx-stop-fetch classes): the same flood, but ping is started again whenever
+# "flood-retry" (the dma-write class only): the same flood, but ping is started again whenever
 # it exits, so that the refusals of a stalled queue do not end it (flood_retry), and the TX
 # queue is sampled once a second meanwhile (tx_sampler).
 class_traffic() {
@@ -344,9 +344,7 @@ class_end "-"
 # tx-stop-fetch: the TX engine stops fetching after 199 frames; only the driver's TX watchdog
 # (dev_watchdog -> rtl8169_tx_timeout -> rtl_reset_work) brings it back
 class_begin tx-stop-fetch
-# flood-retry, as for dma-write: a plain flood died on its first ENOBUFS and once (1 of 13 runs,
-# 6.12 --iommu, docs/FAULTS.md) left the queue unstopped and the watchdog idle for 90 s
-class_add "tx-stop-fetch:frame=200" && class_traffic flood-retry
+class_add "tx-stop-fetch:frame=200" && class_traffic flood
 class_end "-" watchdog
 
 link_checks
