@@ -53,6 +53,12 @@ def lines(text: str) -> list:
     return [l.rstrip("\r") for l in text.replace("\r\n", "\n").split("\n")]
 
 
+def complete_steps(text: str) -> list:
+    """The STEP lines of a console that is still being written, without its last line unless
+    that line has ended (a newline after it)."""
+    return parse(text[: text.rfind("\n") + 1]).steps
+
+
 def _starting(ls: list, prefix: str) -> list:
     return [l for l in ls if l.startswith(prefix)]
 

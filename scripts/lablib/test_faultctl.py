@@ -37,6 +37,17 @@ class Requests(unittest.TestCase):
                          [(1, "fault-list", ""), (2, "fault-add", "dma-read:nth=300"),
                           (3, "fault-add", "a;b:x=1,y=2")])
 
+    def test_request_still_being_written_waits(self):
+        # The console is read while the guest writes it: a request line without its newline yet
+        # is not a request (it was once served as "ctl 14 f", an unknown request).
+        from lablib import protocol
+        partial = "STEP scenario=faults ctl 13 stats\nSTEP scenario=faults ctl 14 f"
+        self.assertEqual(faultctl.requests(protocol.complete_steps(partial), "faults"),
+                         [(13, "stats", "")])
+        done = partial + "ault-list\n"
+        self.assertEqual(faultctl.requests(protocol.complete_steps(done), "faults"),
+                         [(13, "stats", ""), (14, "fault-list", "")])
+
     def test_commands(self):
         self.assertEqual(faultctl.hmp_command("fault-add", "link:down"),
                          "qom-set nic0 fault-add link:down")
