@@ -58,6 +58,16 @@ probe_checks() {
   fi
 }
 
+# Wait until eth0's carrier reads $1 (0 or 1), at most $2 seconds; 50 ms polls, finer than
+# wait_link's, since link-flap and the faults link classes time the carrier's changes with it.
+wait_carrier() {  # 0|1 SECONDS
+  n=0
+  while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != "$1" ]; do
+    n=$((n + 1)); [ "$n" -gt "$(($2 * 20))" ] && return 1
+    usleep 50000
+  done
+}
+
 link_checks() {
   wait_link 10 || fail "no carrier on eth0 within 10 s"
   speed="$(cat /sys/class/net/eth0/speed 2>/dev/null)"

@@ -13,13 +13,6 @@ dmesg -c >/dev/null
 tx_stream "$BYTES" "$R_sink" >/tmp/tx.out 2>&1 &
 txpid=$!
 step transfer-running
-wait_carrier() {  # 0|1 SECONDS
-  n=0
-  while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != "$1" ]; do
-    n=$((n + 1)); [ "$n" -gt "$(($2 * 20))" ] && return 1
-    usleep 50000
-  done
-}
 wait_carrier 0 30 || fail "carrier never dropped after set_link off"
 t_down="$(cut -d' ' -f1 /proc/uptime)"
 wait_carrier 1 30 || fail "carrier did not come back after set_link on"

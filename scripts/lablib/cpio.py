@@ -131,9 +131,9 @@ def pack(root, path, nodes=()):
     write_entries(path, tree_entries(root, nodes))
 
 
-def read(path):
-    """[(name, mode, bytes)] of every member of a (possibly concatenated) newc archive, the
-    trailers left out."""
+def members(path):
+    """[(name, mode, bytes, (rdev major, minor))] of every member of a (possibly concatenated)
+    newc archive in archive order, the trailers left out: entries write_entries takes back."""
     with open(path, "rb") as f:
         data = f.read()
     out, pos = [], 0
@@ -147,6 +147,7 @@ def read(path):
             continue
         mode = int(data[pos + 14:pos + 22], 16)
         size = int(data[pos + 54:pos + 62], 16)
+        rdev = (int(data[pos + 78:pos + 86], 16), int(data[pos + 86:pos + 94], 16))
         nsize = int(data[pos + 94:pos + 102], 16)
         name = data[pos + 110:pos + 110 + nsize - 1].decode(errors="replace")
         pos += 110 + nsize
@@ -155,8 +156,21 @@ def read(path):
         pos += size
         pos += (4 - pos % 4) % 4
         if name != "TRAILER!!!":
-            out.append((name, mode, body))
+            out.append((name, mode, body, rdev))
     return out
+
+
+def read(path):
+    """[(name, mode, bytes)] of every member of a (possibly concatenated) newc archive, the
+    trailers left out."""
+    return [(n, m, b) for n, m, b, _ in members(path)]
+
+
+def without(src, dest, drop):
+    """dest = the archive src with every member for which drop(name) is true left out (the
+    others in their order, with their modes, contents and device numbers; inode numbers
+    counted afresh, so the same src and drop give a byte-identical dest)."""
+    write_entries(dest, [(n, m, b, r) for n, m, b, r in members(src) if not drop(n)])
 
 
 def names(path):

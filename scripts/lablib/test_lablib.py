@@ -135,6 +135,20 @@ class Cpio(Tmp):
         self.assertEqual(data[i + 78:i + 94], b"%08X%08X" % (5, 1))
         self.assertEqual(data[i + 46:i + 54], b"0" * 8)
 
+    def test_without_keeps_the_rest_byte_for_byte(self):
+        root = self.tmp / "stage"
+        self.stage(root)
+        p, same, less = self.tmp / "img.cpio", self.tmp / "same.cpio", self.tmp / "less.cpio"
+        cpio.pack(root, p, self.NODES)
+        cpio.without(p, same, lambda n: False)
+        self.assertEqual(same.read_bytes(), p.read_bytes())   # device numbers, modes, order kept
+        cpio.without(p, less, lambda n: n == "init" or n.startswith("lib-extra"))
+        self.assertEqual(cpio.names(less),
+                         [n for n in cpio.names(p) if n != "init" and not n.startswith("lib-extra")])
+        self.assertEqual({n: (m, d) for n, m, d, _ in cpio.members(less)}["dev/console"],
+                         (stat.S_IFCHR | 0o600, b""))
+        self.assertEqual(dict((n, r) for n, _, _, r in cpio.members(less))["dev/null"], (1, 3))
+
     def test_pack_is_byte_identical(self):
         """Same contents -> same bytes, whatever the mtimes, inode numbers and umask."""
         a, b = self.tmp / "a", self.tmp / "b"
@@ -305,6 +319,30 @@ class GuestCode(unittest.TestCase):
                 self.assertIsNotNone(protocol.parse(line).end, f"{f}: {words}")
         self.assertIn("guest_verdict PASS smoke ok",
                       (repo / "guest-tests/driver/smoke-init").read_text())
+
+
+class LabSystemPart(Tmp):
+    def test_project_files_are_left_out(self):
+        """The lab boots the image without the scenarios, the image's init and helpers and the
+        guest programs: a scenario edit must not change the lab's archive."""
+        files = {"bin/busybox": (b"bb", 0o755), "etc/passwd": (b"root", 0o644),
+                 "lib/modules/k/r8169.ko": (b"ko", 0o644)}
+        project = {"init": (b"#!/bin/sh", 0o755), "scenarios/faults.sh": (b"a", 0o644),
+                   "etc/guest-lib.sh": (b"g", 0o644), "usr/bin/rtl-traffic": (b"t", 0o755),
+                   "usr/share/udhcpc/default.script": (b"u", 0o755)}
+        img, img2 = self.tmp / "img.cpio", self.tmp / "img2.cpio"
+        cpio.write(img, {**files, **project})
+        cpio.write(img2, {**files, **project, "scenarios/faults.sh": (b"edited", 0o644)})
+        a, b = self.tmp / "a.cpio", self.tmp / "b.cpio"
+        lab.system_part(img, a)
+        lab.system_part(img2, b)
+        self.assertEqual(a.read_bytes(), b.read_bytes())
+        names = cpio.names(a)
+        for n in files:
+            self.assertIn(n, names)
+        for n in list(project) + ["scenarios"]:
+            self.assertNotIn(n, names)
+        self.assertTrue({"etc/rtl8168-lib.sh", "usr/bin/hostile"} <= lab.image_project_files())
 
 
 class QemuCommand(Tmp):
