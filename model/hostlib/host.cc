@@ -66,18 +66,17 @@ void cb_trace(void* opaque, uint64_t now, const char* line) {
 Host::~Host() { close(); }
 
 rtl8168_host_ops Host::ops_for(Port& p) const {
-  rtl8168_host_ops ops{};
-  ops.opaque = &p;
-  ops.dma_read = cb_dma_read;
-  ops.dma_write = cb_dma_write;
-  ops.msi_enabled = cb_msi_enabled;
-  ops.msi_notify = cb_msi_notify;
-  ops.set_intx = cb_set_intx;
-  ops.transmit = cb_transmit;
-  ops.timer_arm = cb_timer_arm;
-  ops.rx_ready = hooks.on_rx_ready ? cb_rx_ready : nullptr;
-  ops.trace = hooks.on_trace ? cb_trace : nullptr;
-  return ops;
+  return {.opaque = &p,
+          .dma_read = cb_dma_read,
+          .dma_write = cb_dma_write,
+          .msi_enabled = cb_msi_enabled,
+          .msi_notify = cb_msi_notify,
+          .set_intx = cb_set_intx,
+          .transmit = cb_transmit,
+          .timer_arm = cb_timer_arm,
+          .rx_ready = hooks.on_rx_ready ? cb_rx_ready : nullptr,
+          .trace = hooks.on_trace ? cb_trace : nullptr,
+          .trace_event = nullptr};  // (neither client uses the structured form)
 }
 
 rtl8168* Host::create(const rtl8168_config* cfg, Port& p, char* err, size_t err_len) {

@@ -11,7 +11,8 @@
 //   set_intx            the level of the device's pin (Port::intx)
 //   transmit            counted (tx_frames), then the after_transmit hook
 //   timer_arm           the device's deadline (Port::deadline)
-//   rx_ready, trace     only when the hook is set (the C API makes both optional)
+//   rx_ready, trace     only when the hook is set (the C API makes both optional;
+//                       trace_event, the structured form, is not passed)
 // plus the virtual clock (Host::now) and the timer loop (step_until).
 //
 // One host may serve more than one device: each device gets its own Port
