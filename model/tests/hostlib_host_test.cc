@@ -163,8 +163,13 @@ TEST(HostlibHost, TwoDevicesKeepTheirTimersApart) {
   ASSERT_NE(h.create(c.cfg, scratch, err, sizeof err), nullptr) << err;
   EXPECT_EQ(h.dev(), h.port->dev);
 
-  // Link down then up restarts autonegotiation on the primary device only:
-  // its port gets a deadline, the scratch device's stays as it was.
+  // Link down then up restarts autonegotiation: the device's timer lands on
+  // its own port, the other device's stays as it was.
+  const uint64_t primary_deadline = h.port->deadline;
+  rtl8168_set_link(scratch.dev, h.now, false);
+  rtl8168_set_link(scratch.dev, h.now, true);
+  ASSERT_NE(scratch.deadline, kNever);
+  EXPECT_EQ(h.port->deadline, primary_deadline);
   const uint64_t scratch_deadline = scratch.deadline;
   rtl8168_set_link(h.dev(), h.now, false);
   rtl8168_set_link(h.dev(), h.now, true);
