@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "driver_regs.h"
 #include "commands.h"
+#include "device.h"
 #include "frames.h"
 #include "sim_driver.h"
 
@@ -51,14 +52,15 @@ constexpr Time kUs = 1000, kMs = 1000 * kUs, kS = 1000 * kMs;
 // request 20 us after the whole response arrived. The old driver rings NPQ
 // only in start_xmit; the fixed one re-kicks after reclaiming TX.
 json txpoll_stall(bool fixed, Time duration, uint32_t seed, const ParamList& params) {
-  SimHost h(SimDriver::kMemBytes, params);
+  Host h(SimDriver::kMemBytes);
+  open_device(h, params);
   SimDriver drv(h, DriverOptions{.txpoll_rekick = fixed});
   if (!drv.open()) throw std::runtime_error("link did not come up");
   std::mt19937 rng(seed);
   std::uniform_int_distribution<Time> cpu(5 * kUs, 30 * kUs);
   constexpr unsigned kFramesPerResponse = 16;
   constexpr uint32_t kFrameLen = 1514;
-  const Time start = h.now(), end = start + duration;
+  const Time start = h.now, end = start + duration;
 
   uint64_t responses = 0, frames_rx_by_client = 0, payload_bytes = 0;
   unsigned got_in_response = 0;
@@ -67,9 +69,10 @@ json txpoll_stall(bool fixed, Time duration, uint32_t seed, const ParamList& par
   Time last_tx_completion = start, stall_started = kNever, longest_stall = 0;
   uint64_t stalls = 0, watchdog_resets = 0;
   std::vector<Time> stall_times;
-  h.on_transmit = [&](std::span<const uint8_t> f, Time t) {
+  h.hooks.after_transmit = [&](Port&, const uint8_t*, size_t len) {
+    const Time t = h.now;
     frames_rx_by_client++;
-    payload_bytes += f.size() - kTcpHeaderBytes;
+    payload_bytes += len - kTcpHeaderBytes;
     last_tx_completion = t;
     if (++got_in_response == kFramesPerResponse) {
       got_in_response = 0;
@@ -80,10 +83,10 @@ json txpoll_stall(bool fixed, Time duration, uint32_t seed, const ParamList& par
   const std::vector<uint8_t> request = tcp_frame(kNicMac, kPeerMac, 128, 1);
   auto rx_sink = [&](std::span<const uint8_t>) {
     to_post += kFramesPerResponse;  // the server starts producing the response
-    if (next_post == kNever) next_post = h.now() + cpu(rng);
+    if (next_post == kNever) next_post = h.now + cpu(rng);
   };
   uint32_t seq = 0;
-  while (h.now() < end) {
+  while (h.now < end) {
     // dev_watchdog deadline while frames sit owned by the NIC.
     const bool was_stranded = drv.tx_pending() && (drv.tx_desc_opts1(drv.tx_dirty()) & (1u << 31));
     const Time watchdog = was_stranded ? last_tx_completion + 5 * kS : kNever;
@@ -91,7 +94,7 @@ json txpoll_stall(bool fixed, Time duration, uint32_t seed, const ParamList& par
         was_stranded && stall_started == kNever ? last_tx_completion + 100 * kMs : kNever;
     const Time wake = std::min({next_request, next_post, watchdog, stall_check, end});
     h.step_until(wake);
-    const Time now = h.now();
+    const Time now = h.now;
     if (h.msi_pending) drv.handle_irq(rx_sink);
     if (now >= next_request && next_request != kNever) {
       rtl8168_receive(h.dev(), now, request.data(), request.size());
@@ -123,10 +126,10 @@ json txpoll_stall(bool fixed, Time duration, uint32_t seed, const ParamList& par
       drv.doorbell();
     }
   }
-  if (stall_started != kNever) longest_stall = std::max(longest_stall, h.now() - stall_started);
+  if (stall_started != kNever) longest_stall = std::max(longest_stall, h.now - stall_started);
   rtl8168_stats st{};
   rtl8168_get_stats(h.dev(), &st);
-  const double secs = static_cast<double>(h.now() - start) / 1e9;
+  const double secs = static_cast<double>(h.now - start) / 1e9;
   json j;
   j["episode"] = "txpoll-stall";
   j["driver"] = fixed ? "fixed" : "old";
@@ -154,19 +157,21 @@ json txpoll_stall(bool fixed, Time duration, uint32_t seed, const ParamList& par
 // IntrStatus reads 0. With INTx the line stays asserted, so the platform
 // runs the handler again.
 json msi_lost_irq(bool fixed, bool msi, Time duration, uint32_t seed, const ParamList& params) {
-  SimHost h(SimDriver::kMemBytes, params);
+  Host h(SimDriver::kMemBytes);
+  open_device(h, params);
   h.msi = msi;
   std::mt19937 rng(seed);
   std::uniform_int_distribution<Time> window(500, 3 * kUs);
   SimDriver drv(h, DriverOptions{.irq_ack_loop = fixed, .irq_read_to_ack = 2 * kUs});
   if (!drv.open()) throw std::runtime_error("link did not come up");
-  const Time start = h.now(), end = start + duration;
+  const Time start = h.now, end = start + duration;
   uint64_t frames = 0, bytes = 0;
   Time next_ack = kNever, last_irq = start, hang_at = kNever;
   unsigned unacked = 0;
-  h.on_transmit = [&](std::span<const uint8_t> f, Time t) {
+  h.hooks.after_transmit = [&](Port&, const uint8_t*, size_t len) {
+    const Time t = h.now;
     frames++;
-    bytes += f.size();
+    bytes += len;
     if (++unacked == 2) {
       unacked = 0;
       if (next_ack == kNever) next_ack = t + 10 * kUs;
@@ -187,15 +192,15 @@ json msi_lost_irq(bool fixed, bool msi, Time duration, uint32_t seed, const Para
   };
   refill();
   uint64_t isr_stuck = 0, imr_stuck = 0;
-  while (h.now() < end) {
-    const Time watch = last_irq + 100 * kMs > h.now() ? last_irq + 100 * kMs : kNever;
+  while (h.now < end) {
+    const Time watch = last_irq + 100 * kMs > h.now ? last_irq + 100 * kMs : kNever;
     h.step_until(std::min({next_ack, end, watch}));
-    const Time now = h.now();
+    const Time now = h.now;
     if (now >= next_ack) {
       rtl8168_receive(h.dev(), now, ack.data(), ack.size());
       next_ack = kNever;
     }
-    const bool irq = msi ? h.msi_pending : h.intx_level != 0;
+    const bool irq = msi ? h.msi_pending : h.port->intx != 0;
     if (irq) {
       last_irq = now;
       drv.set_irq_read_to_ack(window(rng));
@@ -212,7 +217,7 @@ json msi_lost_irq(bool fixed, bool msi, Time duration, uint32_t seed, const Para
   }
   rtl8168_stats st{};
   rtl8168_get_stats(h.dev(), &st);
-  const double secs = static_cast<double>(h.now() - start) / 1e9;
+  const double secs = static_cast<double>(h.now - start) / 1e9;
   json j;
   j["episode"] = "msi-lost-irq";
   j["driver"] = fixed ? "fixed" : "old";

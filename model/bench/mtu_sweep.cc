@@ -34,6 +34,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "device.h"
 #include "frames.h"
 #include "sim_driver.h"
 
@@ -96,14 +97,16 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, Offloads offl,
   const uint32_t mss = mtu - 52;
   const uint32_t segs = tso_segments(mss);
   const uint32_t payload = segs * mss;
-  SimHost h(SimDriver::kMemBytes, params);
+  Host h(SimDriver::kMemBytes);
+  open_device(h, params);
   SimDriver drv(h, DriverOptions{.tx_mxdma = mxdma});
   if (!drv.open()) throw std::runtime_error("link did not come up");
 
   // Completion time of each super-packet's last segment.
   std::vector<Time> done;
   uint64_t frames = 0;
-  h.on_transmit = [&](std::span<const uint8_t>, Time t) {
+  h.hooks.after_transmit = [&](Port&, const uint8_t*, size_t) {
+    const Time t = h.now;
     if (++frames % segs == 0) done.push_back(t);
   };
   uint32_t seq = 0;
@@ -119,12 +122,12 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, Offloads offl,
       if (offl == Offloads::csum) {
         // Linearized: header and payload in one buffer.
         const uint64_t buf = drv.tx_buffer(0);
-        std::copy(header.begin(), header.end(), h.mem(buf));
+        std::copy(header.begin(), header.end(), h.ram.data() + buf);
         const std::vector<Frag> one{{buf, kTcpHeaderBytes + mss}};
         drv.tx_post(one, 0, kCsumOpts2);
       } else {
         const uint64_t hdr = drv.tx_buffer(0);
-        std::copy(header.begin(), header.end(), h.mem(hdr));
+        std::copy(header.begin(), header.end(), h.ram.data() + hdr);
         std::vector<Frag> frags{{hdr, kTcpHeaderBytes}};
         for (uint32_t at = 0; at < mss;) {
           const uint32_t in_page = kPageFragBytes - (seq + at) % kPageFragBytes;
@@ -144,7 +147,7 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, Offloads offl,
     while (drv.tx_free() >= kMaxDescs) {
       const uint64_t hdr = drv.tx_buffer(0);
       const std::vector<uint8_t> header = tcp_ipv4_header(kPeerMac, kNicMac, mss, seq);
-      std::copy(header.begin(), header.end(), h.mem(hdr));
+      std::copy(header.begin(), header.end(), h.ram.data() + hdr);
       std::vector<Frag> frags{{hdr, kTcpHeaderBytes}};
       if (layout == Layout::ideal) {
         frags.push_back({drv.tx_buffer(1), payload});
@@ -173,8 +176,8 @@ SweepResult measure(unsigned mtu, unsigned mxdma, Layout layout, Offloads offl,
   refill();
   const unsigned warm = 4;
   // Generous virtual-time bound: even 16-byte bursts finish long before it.
-  const Time limit = h.now() + 2'000'000'000ull;
-  while (done.size() < warm + packets && h.now() < limit) {
+  const Time limit = h.now + 2'000'000'000ull;
+  while (done.size() < warm + packets && h.now < limit) {
     h.step_until(limit);
     if (h.msi_pending) {
       drv.handle_irq(nullptr);

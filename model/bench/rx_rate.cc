@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "device.h"
 #include "frames.h"
 #include "sim_driver.h"
 
@@ -26,7 +27,8 @@ struct RxResult {
 };
 
 RxResult measure_rx(uint32_t len, uint64_t frames, const ParamList& params) {
-  SimHost h(SimDriver::kMemBytes, params);
+  Host h(SimDriver::kMemBytes);
+  open_device(h, params);
   SimDriver drv(h, DriverOptions{});
   if (!drv.open()) throw std::runtime_error("link did not come up");
   const std::vector<uint8_t> f = tcp_frame(kNicMac, kPeerMac, len, 1);
@@ -38,22 +40,22 @@ RxResult measure_rx(uint32_t len, uint64_t frames, const ParamList& params) {
   uint64_t at_warm = 0;
   auto count = [&](std::span<const uint8_t>) {
     if (++delivered == warm) {
-      t_warm = h.now();
+      t_warm = h.now;
       at_warm = offered;
     }
   };
-  Time next = h.now() + gap;
+  Time next = h.now + gap;
   while (delivered < warm + frames) {
     h.step_until(next);
-    if (h.now() >= next && offered < 4 * (warm + frames)) {
-      rtl8168_receive(h.dev(), h.now(), f.data(), f.size());  // 0: FIFO full, the frame is lost
+    if (h.now >= next && offered < 4 * (warm + frames)) {
+      rtl8168_receive(h.dev(), h.now, f.data(), f.size());  // 0: FIFO full, the frame is lost
       offered++;
       next += gap;
     }
     if (h.msi_pending) drv.handle_irq(count);
-    if (offered >= 4 * (warm + frames) && !h.msi_pending && h.deadline() == kNever) break;
+    if (offered >= 4 * (warm + frames) && !h.msi_pending && h.port->deadline == kNever) break;
   }
-  t_end = h.now();
+  t_end = h.now;
   if (delivered < warm + frames || t_end <= t_warm)
     throw std::runtime_error("too few frames received");
   RxResult r;

@@ -17,21 +17,21 @@ namespace {
 // The bench host as the open sequence's bus (model/hostlib/bring_up.h).
 class Bus final : public rtl8168_host::RegBus {
  public:
-  Bus(SimHost& h, std::function<void()> rings) : h_(h), rings_(std::move(rings)) {}
+  Bus(Host& h, std::function<void()> rings) : h_(h), rings_(std::move(rings)) {}
   uint64_t read(uint32_t off, unsigned size) override {
-    return rtl8168_reg_read(h_.dev(), h_.now(), off, size);
+    return rtl8168_reg_read(h_.dev(), h_.now, off, size);
   }
   void write(uint32_t off, uint64_t v, unsigned size) override {
-    rtl8168_reg_write(h_.dev(), h_.now(), off, v, size);
+    rtl8168_reg_write(h_.dev(), h_.now, off, v, size);
   }
-  void poll_wait() override { h_.run_until(h_.now() + 100'000); }  // 100 us per ChipCmd poll
-  uint64_t now() const override { return h_.now(); }
+  void poll_wait() override { h_.run_until(h_.now + 100'000); }  // 100 us per ChipCmd poll
+  uint64_t now() const override { return h_.now; }
   void step_until(uint64_t t) override { h_.step_until(t); }
   void init_rings() override { rings_(); }
   void link_acked() override { h_.msi_pending = false; }
 
  private:
-  SimHost& h_;
+  Host& h_;
   std::function<void()> rings_;
 };
 
@@ -52,11 +52,11 @@ bool SimDriver::open(Time link_timeout) {
   Bus bus(h_, [this] {
     for (unsigned i = 0; i < kRing; i++) {
       const uint64_t d = kTxRing + i * 16;
-      h_.set_mem32(d, i == kRing - 1 ? kEor : 0);
+      h_.ram.w32(d, i == kRing - 1 ? kEor : 0);
       const uint64_t r = kRxRing + i * 16;
-      h_.set_mem32(r + 4, 0);
-      h_.set_mem64(r + 8, kRxBuf + i * kRxBufSize);
-      h_.set_mem32(r, kOwn | (i == kRing - 1 ? kEor : 0) | static_cast<uint32_t>(kRxBufSize - 1));
+      h_.ram.w32(r + 4, 0);
+      h_.ram.w64(r + 8, kRxBuf + i * kRxBufSize);
+      h_.ram.w32(r, kOwn | (i == kRing - 1 ? kEor : 0) | static_cast<uint32_t>(kRxBufSize - 1));
     }
   });
   return rtl8168_host::bring_up(bus, spec, rtl8168_host::kBenchOrder);
@@ -71,20 +71,20 @@ void SimDriver::tx_post(std::span<const Frag> frags, uint32_t opts1_first, uint3
     if (i == 0) opts1 |= kFs | opts1_first;
     if (i + 1 == frags.size()) opts1 |= kLs;
     if (i != 0) opts1 |= kOwn;
-    h_.set_mem32(d + 4, opts2);
-    h_.set_mem64(d + 8, frags[i].addr);
-    h_.set_mem32(d, opts1);
+    h_.ram.w32(d + 4, opts2);
+    h_.ram.w64(d + 8, frags[i].addr);
+    h_.ram.w32(d, opts1);
     frame_end_[slot] = i + 1 == frags.size();
   }
   // Own on the first descriptor last (r8169 rtl8169_start_xmit).
   const uint64_t d0 = kTxRing + (first % kRing) * 16;
-  h_.set_mem32(d0, h_.mem32(d0) | kOwn);
+  h_.ram.w32(d0, h_.ram.r32(d0) | kOwn);
   cur_ += static_cast<uint32_t>(frags.size());
 }
 
 void SimDriver::tx_post_copy(std::span<const uint8_t> frame) {
   const uint64_t buf = tx_buffer(0);
-  std::copy(frame.begin(), frame.end(), h_.mem(buf));
+  std::copy(frame.begin(), frame.end(), h_.ram.data() + buf);
   const Frag frag{buf, static_cast<uint32_t>(frame.size())};
   tx_post(std::span<const Frag>(&frag, 1), 0, 0);
 }
@@ -92,14 +92,14 @@ void SimDriver::tx_post_copy(std::span<const uint8_t> frame) {
 void SimDriver::doorbell() { h_.w8(kTxPoll, kNPQ); }
 
 uint32_t SimDriver::tx_desc_opts1(unsigned ring_index) const {
-  return h_.mem32(kTxRing + (ring_index % kRing) * 16);
+  return h_.ram.r32(kTxRing + (ring_index % kRing) * 16);
 }
 
 unsigned SimDriver::tx_reclaim() {
   unsigned frames = 0;
   while (dirty_ != cur_) {
     const unsigned slot = dirty_ % kRing;
-    if (h_.mem32(kTxRing + slot * 16) & kOwn) break;
+    if (h_.ram.r32(kTxRing + slot * 16) & kOwn) break;
     frames += frame_end_[slot];
     dirty_++;
   }
@@ -113,11 +113,11 @@ unsigned SimDriver::rx_poll(const std::function<void(std::span<const uint8_t>)>&
   for (unsigned i = 0; i < kRing; i++) {
     const unsigned slot = rx_cur_ % kRing;
     const uint64_t r = kRxRing + slot * 16;
-    const uint32_t opts1 = h_.mem32(r);
+    const uint32_t opts1 = h_.ram.r32(r);
     if (opts1 & kOwn) break;
     const uint32_t len = (opts1 & kRxBufSizeMask) - 4;  // the driver drops the FCS
-    if (sink) sink(std::span<const uint8_t>(h_.mem(kRxBuf + slot * kRxBufSize), len));
-    h_.set_mem32(r, kOwn | (opts1 & kEor) | static_cast<uint32_t>(kRxBufSize - 1));
+    if (sink) sink(std::span<const uint8_t>(h_.ram.data() + kRxBuf + slot * kRxBufSize, len));
+    h_.ram.w32(r, kOwn | (opts1 & kEor) | static_cast<uint32_t>(kRxBufSize - 1));
     rx_cur_++;
     n++;
   }
@@ -132,7 +132,7 @@ void SimDriver::handle_irq(const std::function<void(std::span<const uint8_t>)>& 
     if (status == 0 || status == 0xffff) return;
     if (!(status & o_.irq_mask)) return;  // not ours (IRQ_NONE)
     // CPU time between the read and the ack: the window of docs/HISTORY.md §2.
-    if (o_.irq_read_to_ack) h_.run_until(h_.now() + o_.irq_read_to_ack);
+    if (o_.irq_read_to_ack) h_.run_until(h_.now + o_.irq_read_to_ack);
     h_.w16(kIntrStatus, status);  // ack exactly what was read
     if (status & (kTxOK | kTxErr)) tx_reclaim();
     if (status & (kRxOK | kRxErr | kRxOverflow)) rx_poll(rx_sink);

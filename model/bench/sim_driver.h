@@ -11,9 +11,16 @@
 #include <vector>
 
 #include "driver_regs.h"
-#include "sim_host.h"
+#include "host.h"
 
 namespace bench {
+
+// The host library's host (model/hostlib/host.h): guest RAM, the clock, the
+// device's timer and interrupt lines.
+using rtl8168_host::Host;
+using rtl8168_host::kNever;
+using rtl8168_host::Port;
+using rtl8168_host::Time;
 
 struct DriverOptions {
   unsigned tx_mxdma = 7;      // TxConfig MXDMA (TX_DMA_BURST)
@@ -38,7 +45,7 @@ class SimDriver {
   static constexpr uint64_t kRxBuf = 0x1100000, kRxBufSize = 0x4000;    // 16 KiB per RX slot
   static constexpr size_t kMemBytes = 0x1600000;
 
-  SimDriver(SimHost& h, DriverOptions o) : h_(h), o_(o) {}
+  SimDriver(Host& h, DriverOptions o) : h_(h), o_(o) {}
 
   // r8169 probe + open: reset, MAC/rings/config, enable, restart
   // autonegotiation and wait (in virtual time) for LinkChg. False if no link.
@@ -76,7 +83,7 @@ class SimDriver {
   uint64_t irqs_handled = 0;
 
  private:
-  SimHost& h_;
+  Host& h_;
   DriverOptions o_;
   uint32_t cur_ = 0, dirty_ = 0, rx_cur_ = 0;
   std::vector<uint8_t> frame_end_ = std::vector<uint8_t>(kRing, 0);  // LS per slot

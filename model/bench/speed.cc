@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "device.h"
 #include "frames.h"
 #include "sim_driver.h"
 
@@ -26,12 +27,13 @@ struct SpeedResult {
 
 // TX: the driver keeps the ring full of `len`-byte frames (prebuilt in every slot).
 SpeedResult speed_tx(uint32_t len, uint64_t frames, const ParamList& params) {
-  SimHost h(SimDriver::kMemBytes, params);
+  Host h(SimDriver::kMemBytes);
+  open_device(h, params);
   SimDriver drv(h, DriverOptions{});
   if (!drv.open()) throw std::runtime_error("link did not come up");
   for (unsigned i = 0; i < SimDriver::kRing; i++) {
     const std::vector<uint8_t> f = tcp_frame(kPeerMac, kNicMac, len, i);
-    std::copy(f.begin(), f.end(), h.mem(SimDriver::kTxBuf + i * SimDriver::kTxBufSize));
+    std::copy(f.begin(), f.end(), h.ram.data() + SimDriver::kTxBuf + i * SimDriver::kTxBufSize);
   }
   auto refill = [&] {
     bool posted = false;
@@ -43,7 +45,7 @@ SpeedResult speed_tx(uint32_t len, uint64_t frames, const ParamList& params) {
     if (posted) drv.doorbell();
   };
   const uint64_t base = h.tx_frames;
-  const Time v0 = h.now();
+  const Time v0 = h.now;
   const auto t0 = std::chrono::steady_clock::now();
   refill();
   while (h.tx_frames - base < frames) {
@@ -54,38 +56,39 @@ SpeedResult speed_tx(uint32_t len, uint64_t frames, const ParamList& params) {
     }
   }
   const double host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double virt_s = static_cast<double>(h.now() - v0) / 1e9;
+  const double virt_s = static_cast<double>(h.now - v0) / 1e9;
   return {static_cast<double>(frames) / host_s, virt_s / host_s};
 }
 
 // RX: the peer sends back-to-back frames at line rate (preamble + FCS + IFG
 // between them); the driver re-arms descriptors from its interrupt handler.
 SpeedResult speed_rx(uint32_t len, uint64_t frames, const ParamList& params) {
-  SimHost h(SimDriver::kMemBytes, params);
+  Host h(SimDriver::kMemBytes);
+  open_device(h, params);
   SimDriver drv(h, DriverOptions{});
   if (!drv.open()) throw std::runtime_error("link did not come up");
   const std::vector<uint8_t> f = tcp_frame(kNicMac, kPeerMac, len, 1);
   const Time gap = (static_cast<Time>(len) + 24) * 8;  // ns per frame at 1000 Mbit/s
   uint64_t delivered = 0, sent = 0;
-  const Time v0 = h.now();
+  const Time v0 = h.now;
   Time next = v0;
   const auto t0 = std::chrono::steady_clock::now();
   auto count = [&](std::span<const uint8_t>) { delivered++; };
   while (delivered < frames) {
     h.step_until(next);
-    if (h.now() >= next && sent < frames) {
-      if (rtl8168_receive(h.dev(), h.now(), f.data(), f.size()) != 0) {
+    if (h.now >= next && sent < frames) {
+      if (rtl8168_receive(h.dev(), h.now, f.data(), f.size()) != 0) {
         sent++;
-        next = h.now() + gap;
+        next = h.now + gap;
       } else {
-        next = h.now() + gap / 4;  // FIFO full: the wire waits (back-pressure)
+        next = h.now + gap / 4;  // FIFO full: the wire waits (back-pressure)
       }
     }
     if (sent >= frames && next != kNever - 1) next = kNever - 1;
     if (h.msi_pending) drv.handle_irq(count);
   }
   const double host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double virt_s = static_cast<double>(h.now() - v0) / 1e9;
+  const double virt_s = static_cast<double>(h.now - v0) / 1e9;
   return {static_cast<double>(frames) / host_s, virt_s / host_s};
 }
 
@@ -125,7 +128,8 @@ int cmd_speed(int argc, char** argv) {
     if (!csv) {
       // Memory: the state blob holds every behaviour-relevant field plus the
       // frames in flight, so its size bounds the model's state.
-      SimHost h(SimDriver::kMemBytes, params);
+      Host h(SimDriver::kMemBytes);
+  open_device(h, params);
       SimDriver drv(h, DriverOptions{});
       drv.open();
       std::printf("state: %zu bytes idle (target <= 65536 plus in-flight frames)\n",

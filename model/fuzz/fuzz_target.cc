@@ -39,13 +39,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "bring_up.h"
 #include "driver_regs.h"
 #include "fuzz_input.h"
-#include "guest_ram.h"
+#include "host.h"
 #include "rtl8168/rtl8168.h"
 
 #ifndef RTL8168_FUZZ_SKIP_NULL_RECEIVE
@@ -174,16 +175,13 @@ class Reader {
 
 // ---- host ---------------------------------------------------------------
 
-struct Host;
-
-// One device's host context (timer, INTx pin). A fresh device made for a
-// load check gets its own port: its callbacks must not touch the main host.
-struct Port {
-  Host* host = nullptr;
-  bool main = false;
-  uint64_t deadline = RTL8168_NO_DEADLINE;
-  int intx = 0;
-};
+// The host is the host library's (model/hostlib/host.h): guest RAM at 0,
+// the clock, one Port per device (its timer deadline and INTx pin; a fresh
+// device made for a load check gets its own, so its callbacks cannot touch
+// the primary device's), MSI counting and the callbacks themselves. What
+// the target adds is its checker: the state below and the hooks
+// (install_hooks) through which it sees every callback.
+using rtl8168_host::Port;
 
 // Host-side counters the accounting invariants compare with rtl8168_stats.
 struct Acct {
@@ -207,29 +205,24 @@ struct Driver {
   uint64_t tx_next = 0;  // TX buffer bump allocator
 };
 
-struct Host {
+// The library's host (now, ram, msi, msi_count, port: the primary device's
+// Port, dev()) with the checker's state.
+struct FuzzHost : rtl8168_host::Host {
   uint8_t flags = 0;
   std::array<uint8_t, kReentrySlots> program{};
   unsigned reentry_calls = 0, reentry_left = kReentryBudget;
   rtl8168_config* cfg = nullptr;
-  rtl8168_host_ops ops{};
-  rtl8168* dev = nullptr;
-  Port* port = nullptr;
-  uint64_t now = 0;
-  rtl8168_host::GuestRam ram;  // guest RAM at 0 (model/hostlib/guest_ram.h)
   std::array<uint8_t, 6> mac{};
   Driver drv;
   // DMA fault window.
   bool fail_reads = false, fail_writes = false, windowed = false;
   uint64_t win_lo = 0, win_hi = 0;
-  bool msi = false;
   // Per entry point (innermost): DMA transactions and transmits.
   unsigned depth = 0;
   uint64_t call_dma = 0, call_frames = 0;
   bool reentered = false;     // a callback re-entered during this top-level call
   unsigned lower_points = 0;  // calls in this top-level call that may lower INT
   bool in_load = false;
-  uint64_t msi_count = 0;
   // Checker state.
   Acct acct;
   bool acct_valid = true;
@@ -253,18 +246,18 @@ bool state_check_due(unsigned& count) {
   return n < kFullStateChecks || n % kStateCheckEvery == 0;
 }
 
-void mark_dirty(Host& h, uint64_t addr, size_t len) {
+void mark_dirty(FuzzHost& h, uint64_t addr, size_t len) {
   h.dirty_lo = std::min(h.dirty_lo, addr);
   h.dirty_hi = std::max(h.dirty_hi, addr + len);
 }
 
-bool overlaps_window(const Host& h, uint64_t addr, size_t len) {
+bool overlaps_window(const FuzzHost& h, uint64_t addr, size_t len) {
   if (!h.windowed) return true;
   const uint64_t end = addr + len < addr ? UINT64_MAX : addr + len;
   return addr < h.win_hi && h.win_lo < end;
 }
 
-void count_dma(Host& h, size_t len, const char* dir) {
+void count_dma(FuzzHost& h, size_t len, const char* dir) {
   if (len > kMaxDmaLen) fail("DMA %s of %zu bytes (bound %zu)", dir, len, kMaxDmaLen);
   h.call_dma++;
 #if !RTL8168_FUZZ_SKIP_WORK_BOUND
@@ -275,61 +268,55 @@ void count_dma(Host& h, size_t len, const char* dir) {
 #endif
 }
 
-Port* port_of(void* opaque) { return static_cast<Port*>(opaque); }
-
-Host& main_host(void* opaque, const char* what) {
-  Port* p = port_of(opaque);
-  if (!p->main) fail("%s from a device that is only being created/loaded", what);
-  if (p->host->in_load) fail("%s during rtl8168_state_load", what);
-  return *p->host;
+// The primary device's host: a callback from another device (a scratch one
+// being created or loaded) or during a load breaks the API's promises.
+FuzzHost& main_host(Port& p, const char* what) {
+  FuzzHost& h = static_cast<FuzzHost&>(*p.host);
+  if (&p != h.port.get()) fail("%s from a device that is only being created/loaded", what);
+  if (h.in_load) fail("%s during rtl8168_state_load", what);
+  return h;
 }
 
-int cb_dma_read(void* opaque, uint64_t addr, void* buf, size_t len) {
-  Host& h = main_host(opaque, "dma_read");
+// ---- the checker's hooks (rtl8168_host::Hooks) ----------------------------
+
+bool before_dma_read(Port& p, uint64_t addr, size_t len) {
+  FuzzHost& h = main_host(p, "dma_read");
   count_dma(h, len, "read");
-  if (h.fail_reads && overlaps_window(h, addr, len)) return -1;
-  return h.ram.dma_read(addr, buf, len);
+  return !(h.fail_reads && overlaps_window(h, addr, len));
 }
 
-int cb_dma_write(void* opaque, uint64_t addr, const void* buf, size_t len) {
-  Host& h = main_host(opaque, "dma_write");
+bool before_dma_write(Port& p, uint64_t addr, size_t len) {
+  FuzzHost& h = main_host(p, "dma_write");
   count_dma(h, len, "write");
-  if (h.fail_writes && overlaps_window(h, addr, len)) return -1;
-  if (h.ram.dma_write(addr, buf, len) != 0) return -1;
-  mark_dirty(h, addr, len);
-  return 0;
+  return !(h.fail_writes && overlaps_window(h, addr, len));
 }
 
-bool cb_msi_enabled(void* opaque) { return port_of(opaque)->host->msi; }
+void after_dma_write(Port& p, uint64_t addr, size_t len) {
+  mark_dirty(static_cast<FuzzHost&>(*p.host), addr, len);
+}
 
-void cb_msi_notify(void* opaque) {
-  Host& h = main_host(opaque, "msi_notify");
+void on_msi(Port& p) {
+  const FuzzHost& h = main_host(p, "msi_notify");
   if (!h.msi) fail("msi_notify while the host has MSI disabled");
-  h.msi_count++;
 }
 
-void cb_set_intx(void* opaque, int level) {
+void on_intx(Port&, int level) {
   if (level != 0 && level != 1) fail("set_intx(%d): not a level", level);
-  port_of(opaque)->intx = level;
 }
 
-void cb_timer_arm(void* opaque, uint64_t deadline) { port_of(opaque)->deadline = deadline; }
-
-void cb_trace(void*, uint64_t now, const char* line) {
+void on_trace(Port&, uint64_t now, const char* line) {
   if (!line || std::strlen(line) > 4096) fail("trace line missing or unterminated");
   if (verbose())
     std::fprintf(stderr, "  trace %llu %s\n", static_cast<unsigned long long>(now), line);
 }
 
-void run_reentry(Host& h, const uint8_t* frame, size_t len);
-void cb_transmit(void* opaque, const uint8_t* frame, size_t len);
-void cb_rx_ready(void* opaque);
+void run_reentry(FuzzHost& h, const uint8_t* frame, size_t len);
 
 // RAII around every API call: the DMA and frame bounds are per entry point,
 // so a nested call (from a callback) counts on its own.
 class Call {
  public:
-  explicit Call(Host& h) : h_(h), dma_(h.call_dma), frames_(h.call_frames) {
+  explicit Call(FuzzHost& h) : h_(h), dma_(h.call_dma), frames_(h.call_frames) {
     h.call_dma = h.call_frames = 0;
     h.depth++;
     if (h.depth > 1) h.reentered = true;
@@ -343,15 +330,15 @@ class Call {
   Call& operator=(const Call&) = delete;
 
  private:
-  Host& h_;
+  FuzzHost& h_;
   uint64_t dma_, frames_;
 };
 
 // ---- thin wrappers: one API call each ------------------------------------
 
-uint64_t reg_read(Host& h, uint32_t off, unsigned size) {
+uint64_t reg_read(FuzzHost& h, uint32_t off, unsigned size) {
   Call c(h);
-  return rtl8168_reg_read(h.dev, h.now, off, size);
+  return rtl8168_reg_read(h.dev(), h.now, off, size);
 }
 
 bool lowers_int(uint32_t off, unsigned size) {
@@ -360,37 +347,37 @@ bool lowers_int(uint32_t off, unsigned size) {
   return off < kIntrStatus + 2 && end > kIntrMask;
 }
 
-void reg_write(Host& h, uint32_t off, uint64_t v, unsigned size) {
+void reg_write(FuzzHost& h, uint32_t off, uint64_t v, unsigned size) {
   if (lowers_int(off, size)) h.lower_points++;
   Call c(h);
-  rtl8168_reg_write(h.dev, h.now, off, v, size);
+  rtl8168_reg_write(h.dev(), h.now, off, v, size);
 }
 
-size_t receive(Host& h, const uint8_t* f, size_t len) {
+size_t receive(FuzzHost& h, const uint8_t* f, size_t len) {
   // An empty std::vector's data() may be NULL: a 0-byte frame is a runt, not
   // the NULL bad call (op null-receive makes that one on purpose).
   static const uint8_t kEmpty[1] = {0};
   if (!f) f = kEmpty;
   Call c(h);
-  const size_t r = rtl8168_receive(h.dev, h.now, f, len);
+  const size_t r = rtl8168_receive(h.dev(), h.now, f, len);
   if (r != 0 && r != len) fail("receive returned %zu for a %zu-byte frame", r, len);
   if (r == len && f) h.acct.rx_consumed++;
   return r;
 }
 
-bool can_receive(Host& h) {
+bool can_receive(FuzzHost& h) {
   Call c(h);
-  return rtl8168_can_receive(h.dev, h.now);
+  return rtl8168_can_receive(h.dev(), h.now);
 }
 
-void timer_expired(Host& h) {
+void timer_expired(FuzzHost& h) {
   Call c(h);
-  rtl8168_timer_expired(h.dev, h.now);
+  rtl8168_timer_expired(h.dev(), h.now);
 }
 
-rtl8168_stats stats(Host& h) {
+rtl8168_stats stats(FuzzHost& h) {
   rtl8168_stats s{};
-  rtl8168_get_stats(h.dev, &s);
+  rtl8168_get_stats(h.dev(), &s);
   return s;
 }
 
@@ -399,7 +386,7 @@ uint64_t rx_accounted(const rtl8168_stats& s) {
          s.rx_dropped_too_long + s.rx_dropped_dma + s.rx_dropped_runt + s.rx_dropped_fifo_over;
 }
 
-void run_reentry(Host& h, const uint8_t* frame, size_t len) {
+void run_reentry(FuzzHost& h, const uint8_t* frame, size_t len) {
   if (!(h.flags & kFlagReenter) || h.reentry_left == 0 || h.depth >= kMaxDepth) return;
   h.reentry_left--;
   const uint8_t action = h.program[h.reentry_calls++ % kReentrySlots] % kReCount;
@@ -423,9 +410,9 @@ void run_reentry(Host& h, const uint8_t* frame, size_t len) {
       timer_expired(h);
       break;
     case kReSave: {
-      const size_t n = rtl8168_state_size(h.dev);
+      const size_t n = rtl8168_state_size(h.dev());
       std::vector<uint8_t> b(n);
-      if (rtl8168_state_save(h.dev, b.data(), b.size()) != n) fail("state_save != state_size");
+      if (rtl8168_state_save(h.dev(), b.data(), b.size()) != n) fail("state_save != state_size");
       break;
     }
     default:
@@ -433,8 +420,8 @@ void run_reentry(Host& h, const uint8_t* frame, size_t len) {
   }
 }
 
-void cb_transmit(void* opaque, const uint8_t* frame, size_t len) {
-  Host& h = main_host(opaque, "transmit");
+void after_transmit(Port& p, const uint8_t* frame, size_t len) {
+  FuzzHost& h = main_host(p, "transmit");
   if (!frame) fail("transmit of a NULL frame");
   if (len < 60 || len > kMaxFrameLen)
     fail("transmit of a %zu-byte frame (60..%zu)", len, kMaxFrameLen);
@@ -449,7 +436,7 @@ void cb_transmit(void* opaque, const uint8_t* frame, size_t len) {
   run_reentry(h, frame, len);
 }
 
-void flush_queue(Host& h) {
+void flush_queue(FuzzHost& h) {
   while (!h.queue.empty()) {
     const std::vector<uint8_t> f = h.queue.front();
     if (receive(h, f.data(), f.size()) == 0) break;
@@ -457,8 +444,8 @@ void flush_queue(Host& h) {
   }
 }
 
-void cb_rx_ready(void* opaque) {
-  Host& h = main_host(opaque, "rx_ready");
+void on_rx_ready(Port& p) {
+  FuzzHost& h = main_host(p, "rx_ready");
   h.rx_ready_seen = true;
   // QEMU's shim flushes its queue after the call returns; a back end may
   // also deliver from inside (rtl8168.h allows re-entering receive here).
@@ -475,7 +462,7 @@ void cb_rx_ready(void* opaque) {
 // (functional mode) without running it, so its deadline may equal `now`.
 enum CallKind { kPlain, kLoadCall, kResetCall };
 
-void check_after(Host& h, bool start_level, uint64_t msi0, CallKind kind) {
+void check_after(FuzzHost& h, bool start_level, uint64_t msi0, CallKind kind) {
   const Port& p = *h.port;
   // The timer: every event due at `now` has run, so nothing may be armed at
   // or before it (a load may restore an older clock: its re-arm is exempt).
@@ -555,7 +542,7 @@ void check_after(Host& h, bool start_level, uint64_t msi0, CallKind kind) {
 
 // Runs one top-level operation on the device and checks the invariants.
 template <class F>
-void top_once(Host& h, F&& f, CallKind kind) {
+void top_once(FuzzHost& h, F&& f, CallKind kind) {
   const bool start = h.level;
   const uint64_t msi0 = h.msi_count;
   h.lower_points = 0;
@@ -566,7 +553,7 @@ void top_once(Host& h, F&& f, CallKind kind) {
 }
 
 template <class F>
-void top(Host& h, F&& f, CallKind kind = kPlain) {
+void top(FuzzHost& h, F&& f, CallKind kind = kPlain) {
   top_once(h, f, kind);
   // QEMU's shim: qemu_flush_queued_packets once the model call returned.
   for (unsigned i = 0; i < kHostQueue && h.rx_ready_seen && !h.queue.empty(); i++) {
@@ -578,20 +565,20 @@ void top(Host& h, F&& f, CallKind kind = kPlain) {
 // ---- guest memory helpers ------------------------------------------------
 
 // CPU writes by the "driver": the part inside RAM lands, the rest is lost.
-void mem_write(Host& h, uint64_t addr, const uint8_t* p, size_t len) {
+void mem_write(FuzzHost& h, uint64_t addr, const uint8_t* p, size_t len) {
   if (addr >= h.ram.size() || len == 0) return;
   const size_t n = static_cast<size_t>(std::min<uint64_t>(len, h.ram.size() - addr));
   std::memcpy(h.ram.data() + addr, p, n);
   mark_dirty(h, addr, n);
 }
 
-void mem_w32(Host& h, uint64_t addr, uint32_t v) {
+void mem_w32(FuzzHost& h, uint64_t addr, uint32_t v) {
   const uint8_t b[4] = {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8),
                         static_cast<uint8_t>(v >> 16), static_cast<uint8_t>(v >> 24)};
   mem_write(h, addr, b, 4);
 }
 
-uint32_t mem_r32(const Host& h, uint64_t addr) {
+uint32_t mem_r32(const FuzzHost& h, uint64_t addr) {
   uint32_t v = 0;
   for (unsigned i = 0; i < 4; i++) {
     if (addr + i < h.ram.size()) v |= static_cast<uint32_t>(h.ram[addr + i]) << (8 * i);
@@ -599,14 +586,14 @@ uint32_t mem_r32(const Host& h, uint64_t addr) {
   return v;
 }
 
-void write_desc(Host& h, uint64_t at, uint32_t opts1, uint32_t opts2, uint64_t addr) {
+void write_desc(FuzzHost& h, uint64_t at, uint32_t opts1, uint32_t opts2, uint64_t addr) {
   mem_w32(h, at + 4, opts2);
   mem_w32(h, at + 8, static_cast<uint32_t>(addr));
   mem_w32(h, at + 12, static_cast<uint32_t>(addr >> 32));
   mem_w32(h, at, opts1);
 }
 
-uint64_t pick_addr(const Host& h, uint8_t sel, uint32_t v) {
+uint64_t pick_addr(const FuzzHost& h, uint8_t sel, uint32_t v) {
   const uint64_t size = h.ram.size();
   switch (sel % kAddrSelCount) {
     case kAddrRam:
@@ -714,11 +701,9 @@ constexpr uint8_t kPeerMac[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
 
 // ---- device lifetime --------------------------------------------------------
 
-rtl8168* create_on(Host& h, Port* port) {
-  rtl8168_host_ops ops = h.ops;
-  ops.opaque = port;
+rtl8168* create_on(FuzzHost& h, Port& port) {
   char err[256];
-  return rtl8168_create(h.cfg, &ops, err, sizeof err);
+  return h.create(h.cfg, port, err, sizeof err);
 }
 
 // Each serialisation is costly (state blobs are kilobytes): the size and the
@@ -740,10 +725,9 @@ std::vector<uint8_t> save(rtl8168* dev, bool check_api = false) {
 }
 
 // save -> load onto a fresh device -> save is byte-identical.
-void check_fresh_roundtrip(Host& h, const std::vector<uint8_t>& blob) {
-  Port port;
-  port.host = &h;
-  rtl8168* fresh = create_on(h, &port);
+void check_fresh_roundtrip(FuzzHost& h, const std::vector<uint8_t>& blob) {
+  Port port(h);
+  rtl8168* fresh = create_on(h, port);
   if (!fresh) fail("creating a second device with the same configuration failed");
   char err[256] = "";
   h.in_load = true;
@@ -758,14 +742,14 @@ void check_fresh_roundtrip(Host& h, const std::vector<uint8_t>& blob) {
 
 // ---- operations -------------------------------------------------------------
 
-void step_to_deadline(Host& h, uint64_t extra) {
+void step_to_deadline(FuzzHost& h, uint64_t extra) {
   const uint64_t d = h.port->deadline;
   if (d == RTL8168_NO_DEADLINE || d > kMaxNow) return;
   h.now = std::min(kMaxNow, std::max(h.now, d) + extra);
   top(h, [&] { timer_expired(h); });
 }
 
-void arm_rx(Host& h) {
+void arm_rx(FuzzHost& h) {
   const uint32_t stride = std::max<uint32_t>(64, (h.drv.rx_buf + 63) & ~63u);
   for (unsigned i = 0; i < h.drv.rx_n; i++) {
     const uint32_t opts1 = kOwn | (i + 1 == h.drv.rx_n ? kEor : 0) | (h.drv.rx_buf & kRxBufSizeMask);
@@ -779,7 +763,7 @@ void arm_rx(Host& h) {
 // a poll waits for the device's next event.
 class BringUpBus final : public rtl8168_host::RegBus {
  public:
-  explicit BringUpBus(Host& h) : h_(h) {}
+  explicit BringUpBus(FuzzHost& h) : h_(h) {}
   uint64_t read(uint32_t off, unsigned size) override { return reg_read(h_, off, size); }
   void write(uint32_t off, uint64_t v, unsigned size) override {
     top(h_, [&] { reg_write(h_, off, v, size); });
@@ -800,10 +784,10 @@ class BringUpBus final : public rtl8168_host::RegBus {
   }
 
  private:
-  Host& h_;
+  FuzzHost& h_;
 };
 
-void op_bring_up(Host& h, Reader& r) {
+void op_bring_up(FuzzHost& h, Reader& r) {
   const BringUp up = BringUp::decode(r);  // fuzz_input.h: the op's fields
   const uint8_t fl = up.flags;
   h.drv.tx_n = up.tx_n;
@@ -837,7 +821,7 @@ void op_bring_up(Host& h, Reader& r) {
   rtl8168_host::bring_up(bus, spec, order);  // a link that stays down is the input's choice
 }
 
-uint64_t tx_alloc(Host& h, size_t len) {
+uint64_t tx_alloc(FuzzHost& h, size_t len) {
   const uint64_t lo = h.ram.size() / 2;
   if (h.drv.tx_next < lo || h.drv.tx_next + len > h.ram.size()) h.drv.tx_next = lo;
   const uint64_t a = h.drv.tx_next;
@@ -845,7 +829,7 @@ uint64_t tx_alloc(Host& h, size_t len) {
   return a;
 }
 
-void op_tx_frame(Host& h, Reader& r) {
+void op_tx_frame(FuzzHost& h, Reader& r) {
   const uint8_t fl = r.u8();
   const unsigned kind = r.u8() % kFrameKindCount;
   const bool tso = fl & kTxTso;
@@ -898,7 +882,7 @@ void op_tx_frame(Host& h, Reader& r) {
   if (fl & kTxKick) top(h, [&] { reg_write(h, kTxPoll, q ? kHPQ : kNPQ, 1); });
 }
 
-void op_rx_poll(Host& h) {
+void op_rx_poll(FuzzHost& h) {
   const uint32_t stride = std::max<uint32_t>(64, (h.drv.rx_buf + 63) & ~63u);
   for (unsigned k = 0; k < h.drv.rx_n; k++) {
     const unsigned i = h.drv.rx_cur % h.drv.rx_n;
@@ -910,13 +894,13 @@ void op_rx_poll(Host& h) {
   }
 }
 
-void offer(Host& h, std::vector<uint8_t> f) {
+void offer(FuzzHost& h, std::vector<uint8_t> f) {
   size_t got = 0;
   top(h, [&] { got = receive(h, f.data(), f.size()); });
   if (got == 0 && h.queue.size() < kHostQueue) h.queue.push_back(std::move(f));
 }
 
-void op_receive_class(Host& h, Reader& r) {
+void op_receive_class(FuzzHost& h, Reader& r) {
   const unsigned cls = r.u8() % kRxClassCount;
   const size_t len = r.u16();
   const uint8_t seed = r.u8();
@@ -963,7 +947,7 @@ void op_receive_class(Host& h, Reader& r) {
   offer(h, std::move(f));
 }
 
-void op_phy(Host& h, Reader& r) {
+void op_phy(FuzzHost& h, Reader& r) {
   const uint32_t reg = r.u8() & 0x1f;
   const bool write = r.u8() & 1;
   const uint32_t v = (write ? kPhyarFlag : 0) | reg << kPhyarRegShift | r.u16();
@@ -974,7 +958,7 @@ void op_phy(Host& h, Reader& r) {
   }
 }
 
-void op_tally(Host& h, Reader& r) {
+void op_tally(FuzzHost& h, Reader& r) {
   const uint32_t cmd = r.u8() & (kCounterReset | kCounterDump);
   const uint64_t addr = pick_addr(h, r.u8(), r.u32()) & ~uint64_t{0x3f};
   top(h, [&] { reg_write(h, kCounterAddrHigh, addr >> 32, 4); });
@@ -984,7 +968,7 @@ void op_tally(Host& h, Reader& r) {
   }
 }
 
-void op_time(Host& h, Reader& r) {
+void op_time(FuzzHost& h, Reader& r) {
   const unsigned mode = r.u8() % kTimeModeCount;
   const uint32_t amount = r.u32();
   switch (mode) {
@@ -1008,7 +992,7 @@ void op_time(Host& h, Reader& r) {
   }
 }
 
-void op_fault(Host& h, Reader& r) {
+void op_fault(FuzzHost& h, Reader& r) {
   const uint8_t m = r.u8();
   const uint32_t lo = r.u32();
   const uint16_t len = r.u16();
@@ -1020,10 +1004,10 @@ void op_fault(Host& h, Reader& r) {
 }
 
 // The schedule as rtl8168_fault_list reports it, checking the size contract.
-std::string fault_list(Host& h) {
-  const size_t n = rtl8168_fault_list(h.dev, nullptr, 0);
+std::string fault_list(FuzzHost& h) {
+  const size_t n = rtl8168_fault_list(h.dev(), nullptr, 0);
   std::string s(n + 1, '\0');
-  if (rtl8168_fault_list(h.dev, s.data(), s.size()) != n) fail("fault_list length changed");
+  if (rtl8168_fault_list(h.dev(), s.data(), s.size()) != n) fail("fault_list length changed");
   if (s[n] != '\0' || std::strlen(s.c_str()) != n) fail("fault_list not terminated at its length");
   s.resize(n);
   if (n < 2 || s.front() != '{' || s.back() != '}') fail("fault_list is not a JSON object: %s", s.c_str());
@@ -1031,14 +1015,14 @@ std::string fault_list(Host& h) {
 }
 
 // After anything that changes the schedule (add, clear, reset, load).
-void refresh_fault_flags(Host& h) {
+void refresh_fault_flags(FuzzHost& h) {
   h.read_effects = fault_list(h).find("after=read") != std::string::npos;
 }
 
 // kFaultSpec: the model's fault injection. A generated spec of a known class
 // must be accepted (unless the schedule is full); raw bytes must be refused
 // or accepted, never crash; clear empties the schedule.
-void op_fault_spec(Host& h, Reader& r) {
+void op_fault_spec(FuzzHost& h, Reader& r) {
   const unsigned mode = r.u8() % kFaultModeCount;
   const uint32_t a = r.u32(), b = r.u32();
   const uint8_t c = r.u8();
@@ -1096,7 +1080,7 @@ void op_fault_spec(Host& h, Reader& r) {
       top(h, [&] {
         {
           Call cl(h);
-          rtl8168_fault_clear(h.dev, h.now);
+          rtl8168_fault_clear(h.dev(), h.now);
         }
         if (fault_list(h).find("\"faults\": []") == std::string::npos) fail("fault_clear left faults");
         refresh_fault_flags(h);  // before the checker's reads
@@ -1118,7 +1102,7 @@ void op_fault_spec(Host& h, Reader& r) {
   top(h, [&] {
     {
       Call cl(h);
-      rc = rtl8168_fault_add(h.dev, h.now, spec.c_str(), err, sizeof err);
+      rc = rtl8168_fault_add(h.dev(), h.now, spec.c_str(), err, sizeof err);
     }
     refresh_fault_flags(h);  // before the checker's reads
   });
@@ -1154,9 +1138,9 @@ void mutate(std::vector<uint8_t>& b, Reader& r) {
   }
 }
 
-void op_save(Host& h, Reader& r) {
+void op_save(FuzzHost& h, Reader& r) {
   Slot& s = h.slots[r.u8() % h.slots.size()];
-  s.blob = save(h.dev, /*check_api=*/h.saves == 0);  // the size API: first save only (cost)
+  s.blob = save(h.dev(), /*check_api=*/h.saves == 0);  // the size API: first save only (cost)
   s.acct = h.acct;
   s.acct_valid = h.acct_valid;
   s.msi = h.msi;
@@ -1171,12 +1155,12 @@ void op_save(Host& h, Reader& r) {
       h,
       [&] {
         h.in_load = true;
-        rc = rtl8168_state_load(h.dev, s.blob.data(), s.blob.size(), err, sizeof err);
+        rc = rtl8168_state_load(h.dev(), s.blob.data(), s.blob.size(), err, sizeof err);
         h.in_load = false;
         if (rc != 0 && !known_refusal(err)) {
           fail("the device refused its own current state blob: %s", err);
         }
-        if (rc == 0 && save(h.dev) != s.blob) {
+        if (rc == 0 && save(h.dev()) != s.blob) {
           fail("save -> load onto the same device -> save differs");
         }
       },
@@ -1185,7 +1169,7 @@ void op_save(Host& h, Reader& r) {
 
 // kLoad / kMigrate: load a slot's blob, maybe mutated, onto this device or a
 // fresh one (which then replaces it, as a migration does).
-void op_load(Host& h, Reader& r, bool migrate) {
+void op_load(FuzzHost& h, Reader& r, bool migrate) {
   const Slot& s = h.slots[r.u8() % h.slots.size()];
   const unsigned nmut = r.u8() % 5;
   std::vector<uint8_t> blob = s.blob;
@@ -1219,36 +1203,31 @@ void op_load(Host& h, Reader& r, bool migrate) {
   const bool full = state_check_due(h.loads);  // (kFullStateChecks)
   if (!migrate) {
     std::vector<uint8_t> before;
-    if (full) before = save(h.dev);
+    if (full) before = save(h.dev());
     top(
         h,
         [&] {
           h.in_load = true;
-          rc = rtl8168_state_load(h.dev, blob.data(), blob.size(), err, sizeof err);
+          rc = rtl8168_state_load(h.dev(), blob.data(), blob.size(), err, sizeof err);
           h.in_load = false;
-          if (rc != 0 && full && save(h.dev) != before) {
+          if (rc != 0 && full && save(h.dev()) != before) {
             fail("a refused load (%s) changed the device's state", err);
           }
           adopt();
         },
         kLoadCall);
   } else {
-    Port* port = new Port;
-    port->host = &h;
-    rtl8168* fresh = create_on(h, port);
+    auto port = std::make_unique<Port>(h);
+    rtl8168* fresh = create_on(h, *port);
     if (!fresh) fail("creating a second device with the same configuration failed");
     h.in_load = true;
     rc = rtl8168_state_load(fresh, blob.data(), blob.size(), err, sizeof err);
     h.in_load = false;
     if (rc != 0) {
       rtl8168_destroy(fresh);
-      delete port;
     } else {
-      rtl8168_destroy(h.dev);
-      delete h.port;
-      h.dev = fresh;
-      h.port = port;
-      port->main = true;
+      h.close();                   // the old device goes,
+      h.port = std::move(port);    // the fresh one becomes the primary
       top(h, adopt, kLoadCall);  // the invariants on the migrated device
     }
   }
@@ -1260,10 +1239,10 @@ void op_load(Host& h, Reader& r, bool migrate) {
     std::fprintf(stderr, "  %s of a %s %zu-byte blob: %s\n", migrate ? "migrate" : "load",
                  mutated ? "mutated" : "saved", blob.size(), rc == 0 ? "loaded" : err);
   }
-  if (rc == 0 && full) check_fresh_roundtrip(h, save(h.dev));
+  if (rc == 0 && full) check_fresh_roundtrip(h, save(h.dev()));
 }
 
-void op_reset(Host& h) {
+void op_reset(FuzzHost& h) {
   top(
       h,
       [&] {
@@ -1271,7 +1250,7 @@ void op_reset(Host& h) {
         const Acct before = h.acct;
         {
           Call c(h);
-          rtl8168_reset(h.dev, h.now);
+          rtl8168_reset(h.dev(), h.now);
         }
         refresh_fault_flags(h);  // the configured schedule only
         // Counters start again from zero; what callbacks re-entering from the
@@ -1301,7 +1280,7 @@ void op_reset(Host& h) {
   h.drv.rx_cur = 0;
 }
 
-void op_null_receive(Host& h, Reader& r) {
+void op_null_receive(FuzzHost& h, Reader& r) {
   const size_t len = r.u16();
 #if !RTL8168_FUZZ_SKIP_NULL_RECEIVE
   const uint64_t bad0 = stats(h).bad_calls;
@@ -1309,7 +1288,7 @@ void op_null_receive(Host& h, Reader& r) {
   top(h, [&] {
     {
       Call c(h);
-      got = rtl8168_receive(h.dev, h.now, nullptr, len);
+      got = rtl8168_receive(h.dev(), h.now, nullptr, len);
     }
     if (got != len) fail("receive(NULL, %zu) returned %zu (documented: len)", len, got);
     // (Callbacks that re-entered during the call may have made bad calls too.)
@@ -1325,7 +1304,7 @@ void op_null_receive(Host& h, Reader& r) {
 #endif
 }
 
-void op_irq_ack(Host& h, Reader& r) {
+void op_irq_ack(FuzzHost& h, Reader& r) {
   const bool mask = r.u8() & 1;
   const uint64_t imr = reg_read(h, kIntrMask, 2);
   if (mask) top(h, [&] { reg_write(h, kIntrMask, 0, 2); });
@@ -1336,12 +1315,26 @@ void op_irq_ack(Host& h, Reader& r) {
 
 // ---- configuration ----------------------------------------------------------
 
+// The checker's view of every callback (before the first device is made:
+// rx_ready and trace are passed only when their hook is set).
+void install_hooks(FuzzHost& h) {
+  rtl8168_host::Hooks& k = h.hooks;
+  k.before_dma_read = before_dma_read;
+  k.before_dma_write = before_dma_write;
+  k.after_dma_write = after_dma_write;
+  k.on_msi = on_msi;
+  k.on_intx = on_intx;
+  k.after_transmit = after_transmit;
+  k.on_rx_ready = on_rx_ready;
+  if ((h.flags & kFlagTrace) || verbose()) k.on_trace = on_trace;
+}
+
 void set_param(rtl8168_config* cfg, const char* name, const std::string& v) {
   char err[256];
   (void)rtl8168_config_set(cfg, name, v.c_str(), err, sizeof err);  // refusals are fine
 }
 
-void configure(Host& h, Reader& r) {
+void configure(FuzzHost& h, Reader& r) {
   h.flags = r.u8();
   set_param(h.cfg, "timing", h.flags & kFlagTiming ? "on" : "off");
   set_param(h.cfg, "lossy-txpoll", h.flags & kFlagLossy ? "on" : "off");
@@ -1395,7 +1388,7 @@ void configure(Host& h, Reader& r) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rtl8168_fuzz;
   Reader r(data, size);
-  Host h;
+  FuzzHost h;
   h.cfg = rtl8168_config_new();
   if (!h.cfg) fail("rtl8168_config_new returned NULL");
   configure(h, r);
@@ -1406,21 +1399,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::vector<uint8_t> ram;
   ram.resize(kRamSizes[(h.flags >> kFlagRamShift) & 3]);
   h.ram.swap(ram);
-  h.ops.dma_read = cb_dma_read;
-  h.ops.dma_write = cb_dma_write;
-  h.ops.msi_enabled = cb_msi_enabled;
-  h.ops.msi_notify = cb_msi_notify;
-  h.ops.set_intx = cb_set_intx;
-  h.ops.transmit = cb_transmit;
-  h.ops.timer_arm = cb_timer_arm;
-  h.ops.rx_ready = cb_rx_ready;
-  h.ops.trace = (h.flags & kFlagTrace) || verbose() ? cb_trace : nullptr;
-  h.port = new Port;
-  h.port->host = &h;
-  h.port->main = true;
-  h.dev = create_on(h, h.port);
-  if (!h.dev) {  // an inconsistent configuration (e.g. tx-fifo-size too small)
-    delete h.port;
+  install_hooks(h);
+  h.port = std::make_unique<Port>(h);
+  if (!create_on(h, *h.port)) {  // an inconsistent configuration (e.g. tx-fifo-size too small)
+    h.port.reset();
     rtl8168_config_free(h.cfg);
     h.ram.swap(ram);
     return 0;
@@ -1495,7 +1477,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const bool up = r.u8() & 1;
         top(h, [&] {
           Call c(h);
-          rtl8168_set_link(h.dev, h.now, up);
+          rtl8168_set_link(h.dev(), h.now, up);
         });
         break;
       }
@@ -1577,8 +1559,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
            static_cast<unsigned long long>(rx_accounted(s)));
     }
   }
-  rtl8168_destroy(h.dev);
-  delete h.port;
+  h.close();
+  h.port.reset();
   rtl8168_config_free(h.cfg);
   if (h.dirty_lo < h.dirty_hi) std::memset(h.ram.data() + h.dirty_lo, 0, h.dirty_hi - h.dirty_lo);
   h.ram.swap(ram);

@@ -3,8 +3,8 @@
 // the model's DMA callbacks (rtl8168_host_ops.dma_read/dma_write). An access
 // that is not wholly inside [0, size) fails, as a master abort does on PCIe:
 // the callback returns -1 and the model counts and reports the failure
-// (rtl8168.h, "DMA"). Used by the bench's host (model/bench/sim_host.cc) and
-// the fuzz target's (model/fuzz/fuzz_target.cc).
+// (rtl8168.h, "DMA"). The RAM of the host library's host (host.h), which
+// the bench and the fuzz target share.
 #pragma once
 
 #include <cstddef>
