@@ -176,12 +176,19 @@ void RxEngine::fetch_desc() {
 }
 
 // The next slot's descriptor, read when the read completes (guest memory
-// is read then, as for every read); kept only when owned.
+// is read then, as for every read); kept only when owned. A failed read (a
+// master abort, an IOMMU refusing it, an injected dma-read) is reported as
+// every failed bus-master access is, with SYSErr (docs/FAULTS.md "dma-read");
+// nothing is lost, since the slot is read again when a frame needs it.
 void RxEngine::on_prefetch_done() {
   if (!pf_busy_) return;
   pf_busy_ = false;
   RingDesc rd;
   const bool ok = ring_.read(pf_.index, rd);
+  if (!ok) {
+    d_.stats.sys_errors++;
+    d_.irq.raise(reg::SYSErr);
+  }
   if (ok && (rd.opts1 & desc::DescOwn)) {
     pf_valid_ = true;
     pf_.opts1 = rd.opts1;

@@ -147,6 +147,33 @@ TEST(ApiFault, RxWriteBackFailureIsACountedLossAndTheSlotIsReused) {
   EXPECT_EQ(fired(nic.host).size(), 1u);
 }
 
+// A failed read-ahead of the next RX descriptor (rx-desc-prefetch) loses no
+// frame, but the failed bus-master read is reported as every other one is:
+// SYSErr and sys_errors; the slot is read again for the next frame.
+TEST(ApiFault, RxReadAheadFailureRaisesSysErrAndLosesNothing) {
+  Nic nic;
+  ASSERT_UP(nic);
+  const uint64_t slot1 = nic.drv.rx_desc_addr(1);
+  add(nic.host, "dma-read:addr=" + std::to_string(slot1) + "-" + std::to_string(slot1 + 15) +
+                    ",count=1");
+  nic.host.receive(frame_to_us(100, 1));  // written to slot 0 while slot 1 is read ahead
+  nic.host.advance(100'000);
+  rtl8168_stats s = nic.host.stats();
+  EXPECT_EQ(s.rx_frames, 1u);
+  EXPECT_EQ(s.sys_errors, 1u);
+  EXPECT_EQ(s.rx_dropped_dma, 0u);
+  EXPECT_EQ(nic.host.r16(kIntrStatus) & kSYSErr, kSYSErr);
+  EXPECT_EQ(fired(nic.host).size(), 1u);
+  nic.host.receive(frame_to_us(100, 2));
+  nic.host.advance(100'000);
+  s = nic.host.stats();
+  EXPECT_EQ(s.rx_frames, 2u);
+  EXPECT_EQ(s.sys_errors, 1u) << "the second read of slot 1 succeeded";
+  const std::vector<RxFrame> got = nic.drv.rx_poll();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[1].index, 1u);
+}
+
 TEST(ApiFault, RxFifoOverDropsTheNthFrameWithRxFifoOver) {
   Nic nic;
   ASSERT_UP(nic);
