@@ -35,6 +35,12 @@ void add(TestHost& h, const std::string& spec) {
   ASSERT_EQ(h.add_fault(spec, &err), 0) << spec << ": " << err;
 }
 
+// One DMA fault of class `cls` on the 16 bytes of RX descriptor `slot`, once.
+void fail_rx_desc_once(Nic& nic, const std::string& cls, unsigned slot) {
+  const uint64_t a = nic.drv.rx_desc_addr(slot);
+  add(nic.host, cls + ":addr=" + std::to_string(a) + "-" + std::to_string(a + 15) + ",count=1");
+}
+
 // r8169's recovery after SYSErr / a TX timeout (rtl_reset_work): stop,
 // ChipCmd reset, rings cleared, hw_start.
 void driver_reset(Driver& drv) {
@@ -129,9 +135,7 @@ TEST(ApiFault, RxWithholdDropsFramesWithRxOverflowThenDelivers) {
 TEST(ApiFault, RxWriteBackFailureIsACountedLossAndTheSlotIsReused) {
   Nic nic;
   ASSERT_UP(nic);
-  const uint64_t slot0 = nic.drv.rx_desc_addr(0);
-  add(nic.host, "dma-write:addr=" + std::to_string(slot0) + "-" + std::to_string(slot0 + 15) +
-                    ",count=1");
+  fail_rx_desc_once(nic, "dma-write", 0);
   nic.host.receive(frame_to_us(100, 1));
   rtl8168_stats s = nic.host.stats();
   EXPECT_EQ(s.rx_dropped_dma, 1u);
@@ -153,9 +157,7 @@ TEST(ApiFault, RxWriteBackFailureIsACountedLossAndTheSlotIsReused) {
 TEST(ApiFault, RxReadAheadFailureRaisesSysErrAndLosesNothing) {
   Nic nic;
   ASSERT_UP(nic);
-  const uint64_t slot1 = nic.drv.rx_desc_addr(1);
-  add(nic.host, "dma-read:addr=" + std::to_string(slot1) + "-" + std::to_string(slot1 + 15) +
-                    ",count=1");
+  fail_rx_desc_once(nic, "dma-read", 1);
   nic.host.receive(frame_to_us(100, 1));  // written to slot 0 while slot 1 is read ahead
   nic.host.advance(100'000);
   rtl8168_stats s = nic.host.stats();
