@@ -1341,11 +1341,15 @@ void configure(FuzzHost& h, Reader& r) {
   h.msi = h.flags & kFlagMsi;
   const unsigned n = r.u8() % 4;
   const size_t count = rtl8168_param_count();
-  // By index: every parameter but the last, `faults` (added after the
-  // corpus was written; a number never parses as a schedule), so that a
-  // byte picks the parameter it picked before.
-  const rtl8168_param_info* last = rtl8168_param_at(count - 1);
-  const size_t indexed = last && std::strcmp(last->name, "faults") == 0 ? count - 1 : count;
+  // By index: the parameters before `faults` (it and those after it came
+  // after the corpus was written; a number never parses as a schedule), so
+  // that a byte picks the parameter it picked before. The others are named
+  // by their hash.
+  size_t indexed = count;
+  for (size_t k = 0; k < count; k++) {
+    const rtl8168_param_info* q = rtl8168_param_at(k);
+    if (q && std::strcmp(q->name, "faults") == 0) indexed = k;
+  }
   for (unsigned i = 0; i < n; i++) {
     const uint8_t which = r.u8();
     const uint8_t sel = r.u8();

@@ -20,6 +20,7 @@ TimingParams Config::effective_timing() const {
   z.phy_an_time = z.phy_reset_time = z.phyar_time = 0;
   z.chip_reset_time = z.dtccr_time = z.txpoll_ack_time = 0;
   z.eri_time = z.ephy_time = z.csi_time = 0;
+  z.gphy_ocp_time = z.ll_init_time = 0;
   return z;
 }
 
@@ -89,7 +90,7 @@ Param mxdma_param(const char* name, const char* desc, int Config::*field) {
 
 const std::vector<Param>& params() {
   static const std::vector<Param> table = {
-      {{"chip", "", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4; 8168evl = RTL8168evl/8111evl, XID 0x2c8)"},
+      {{"chip", "", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4; 8168evl = RTL8168evl/8111evl, XID 0x2c8; 8168h = RTL8168h/8111h, XID 0x541)"},
        [](Config& c, const std::string& s) -> std::string {
          const ChipProfile* p = find_profile(s);
          if (!p) return "unknown chip '" + s + "' (known: " + std::string(profile_ids()) + ")";
@@ -150,8 +151,9 @@ const std::vector<Param>& params() {
       uint_param("ephy-time", "ns", "One EPHY (PCIe SerDes PHY) access through EPHYAR (chips with side buses)", &TimingParams::ephy_time, 0, 1'000'000),
       uint_param("csi-time", "ns", "One CSI (configuration space) access through CSIAR (chips with side buses)", &TimingParams::csi_time, 0, 1'000'000),
       uint_param("timer-clock", "MHz", "TCTR count rate (RTL8169 datasheet: the PCI clock; PCIe parts: the 125 MHz core clock)", &TimingParams::timer_clock_mhz, 1, 1000),
-      // Last in the table: the fuzz target names parameters by a hash, and
-      // an index past the others keeps the earlier ones where they were.
+      // The fuzz target picks the parameters before `faults` by index too;
+      // parameters added later go after it, so that an index keeps naming
+      // the parameter it named when the corpus was written.
       {{"faults", "", "Fault schedule installed at every power-on/PCI reset, faults separated by ';' (docs/FAULTS.md: e.g. 'dma-read:nth=5;link:at=5ms,down'); empty: none"},
        [](Config& c, const std::string& s) -> std::string {
          std::vector<FaultSpec> list;
@@ -162,6 +164,8 @@ const std::vector<Param>& params() {
          return {};
        },
        [](const Config& c) { return c.faults; }},
+      uint_param("gphy-ocp-time", "ns", "One PHY register access through GPHY_OCP, command to completion flag (8168g class)", &TimingParams::gphy_ocp_time, 0, 1'000'000),
+      uint_param("ll-init-time", "ns", "MCU link-list re-initialisation after a MAC OCP 0xe8de write: LINK_LIST_RDY low this long (8168g class)", &TimingParams::ll_init_time, 0, 1'000'000),
   };
   return table;
 }

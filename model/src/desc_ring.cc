@@ -5,17 +5,7 @@
 
 namespace rtl8168sim {
 
-uint64_t DescRing::base() const {
-  switch (id_) {
-    case RingId::Npq:
-      return d_.regs.u64(reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh);
-    case RingId::Hpq:
-      return d_.regs.u64(reg::TxHDescStartAddrLow, reg::TxHDescStartAddrHigh);
-    case RingId::Rx:
-      break;
-  }
-  return d_.regs.u64(reg::RxDescAddrLow, reg::RxDescAddrHigh);
-}
+uint64_t DescRing::base() const { return d_.regs.u64(spec_->base_lo, spec_->base_hi); }
 
 void DescRing::advance(uint32_t opts1) {
   if (opts1 & desc::RingEnd) {
@@ -29,7 +19,7 @@ void DescRing::advance(uint32_t opts1) {
 
 void DescRing::report_no_eor() {
   d_.stats.ring_no_eor++;
-  d_.trace.ring_no_eor(static_cast<uint32_t>(id_), base());
+  d_.trace.ring_no_eor(static_cast<uint32_t>(spec_->id), base());
 }
 
 bool DescRing::read_at(uint64_t addr, uint32_t index, RingDesc& out) const {

@@ -4,8 +4,8 @@
 // rings share E1000E_RingInfo / igb_ring_advance and gem5's engines share
 // DescCache<T>.
 //
-//   base      the ring's start address, from its register pair
-//             (TxDescStartAddr, TxHDescStartAddr, RxDescAddr), read at each
+//   base      the ring's start address, from the register pair its profile
+//             row names (TxDescStartAddr, TxHDescStartAddr, RxDescAddr), read at each
 //             access: the chip latches nothing, and r8169 writes the bases
 //             only while the engines are off (rtl_set_rx_tx_desc_registers)
 //   position  the slot the engine takes next; 0 after ChipCmd reset
@@ -25,15 +25,12 @@
 #include <cstdint>
 
 #include "descriptor.h"
+#include "ring_spec.h"
 #include "state_io.h"
 
 namespace rtl8168sim {
 
 class Device;
-
-// The rings, numbered as the ring_no_eor trace event's `queue` argument and
-// TxPoll's doorbells report them (trace_events.def).
-enum class RingId : uint32_t { Npq = 0, Hpq = 1, Rx = 2 };
 
 // A descriptor as fetched: its slot and the three fields.
 struct RingDesc {
@@ -49,9 +46,11 @@ class DescRing {
   // Slots a walk takes before it wraps without EOR (16 KiB of descriptors).
   static constexpr uint32_t kMaxRing = 1024;
 
-  DescRing(Device& d, RingId id) : d_(d), id_(id) {}
+  // `spec`: the profile's row for this ring (ring_spec.h).
+  DescRing(Device& d, const RingSpec& spec) : d_(d), spec_(&spec) {}
 
-  RingId id() const { return id_; }
+  RingId id() const { return spec_->id; }
+  const RingSpec& spec() const { return *spec_; }
   uint64_t base() const;
   uint64_t slot_addr(uint32_t index) const { return base() + uint64_t{index} * desc::kSize; }
 
@@ -93,7 +92,7 @@ class DescRing {
   [[nodiscard]] bool write32(uint64_t addr, uint32_t value) const;  // one posted write
 
   Device& d_;
-  RingId id_;
+  const RingSpec* spec_;
   uint32_t pos_ = 0;
 };
 

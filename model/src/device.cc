@@ -55,8 +55,8 @@ void Device::bad_call(Time now) {
 }
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
-    : irq(*this), phy(*this), tx(*this), txpoll(*this), rx(*this), tally(*this), timer(*this),
-      side(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
+    : regs(*cfg.profile->regs), irq(*this), phy(*this), tx(*this, *cfg.profile), txpoll(*this),
+      rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
   // Validated when the parameter was set (config.cc); a schedule that does
   // not parse here installs nothing.
   if (!parse_fault_list(cfg_.faults, configured_faults_).empty()) configured_faults_.clear();
@@ -75,6 +75,7 @@ void Device::power_on_reset(Time now) {
   rx.reset();
   timer.reset();
   side.power_on(cfg_.mac);
+  mac_ocp.power_on();
   // Counters last: halting the engines counts what they drop (frames in the
   // RX FIFO), and a reset device starts from zero.
   stats = rtl8168_stats{};
@@ -194,6 +195,18 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
     overlay(reg::TxConfig + 1, 1,
             empty ? (b1 | reg::TxCfgEmptyByte1) : (b1 & ~reg::TxCfgEmptyByte1));
   }
+  if (cfg_.profile->mac_ocp) {
+    // MCU (8168g class): TX_EMPTY / RX_EMPTY while the TX path and the RX
+    // FIFO hold nothing (r8169 rtl_rxtx_empty_cond, polled by
+    // rtl_hw_init_8168g and rtl_wait_txrx_fifo_empty), LINK_LIST_RDY unless
+    // the MCU re-initialises its link list (mac_ocp.h).
+    const bool tx_empty = !tx.busy() && !tx.wire_busy();
+    const uint8_t mcu = static_cast<uint8_t>(
+        (regs.u8(reg::MCU) & ~(reg::McuTxEmpty | reg::McuRxEmpty | reg::McuLinkListRdy)) |
+        (tx_empty ? reg::McuTxEmpty : 0) | (rx.fifo_empty() ? reg::McuRxEmpty : 0) |
+        (mac_ocp.link_list_ready() ? reg::McuLinkListRdy : 0));
+    overlay(reg::MCU, 1, mcu);
+  }
   return v;
 }
 
@@ -212,12 +225,13 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
     return size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * std::min(size, 7u))) - 1;
   }
   const uint64_t v = live_read(off, size);
-  if (RegFile::implemented(off, size)) {
+  if (regs.implemented(off, size)) {
     trace.reg_read(off, size, v);
   } else {
     trace.reg_read_unimp(off, size, v);
   }
-  if (!faults.empty() && off <= reg::IntrStatus + 1u && off + size > reg::IntrStatus) {
+  const IrqRegs& ir = cfg_.profile->irq;
+  if (!faults.empty() && off < uint32_t{ir.status} + ir.width && off + size > ir.status) {
     irq.on_status_read();  // the value read is the one before (irq-race)
     advance_to(now_);
   }
@@ -240,7 +254,7 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
     return;
   }
   value &= size == 4 ? 0xffffffffull : (1ull << (8 * size)) - 1;
-  if (RegFile::implemented(off, size)) {
+  if (regs.implemented(off, size)) {
     trace.reg_write(off, size, value);
   } else {
     trace.reg_write_unimp(off, size, value);
@@ -252,7 +266,7 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
     // The byte written at the register's first offset: TxPoll stores
     // nothing, so its hook needs the value as written.
     const auto first_byte = static_cast<uint8_t>(r >= off ? value >> (8 * (r - off)) : 0);
-    on_write_hook(RegFile::hook_of(r), r, first_byte, old_cmd);
+    on_write_hook(regs.hook_of(r), r, first_byte, old_cmd);
   }
   advance_to(now_);
   finish_entry();
@@ -289,6 +303,8 @@ void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_c
     case Hook::Ephyar:
     case Hook::Ocpar:
     case Hook::GphyOcp: complete_access_flag(r); break;
+    case Hook::MacOcp: mac_ocp.on_ocpdr_write(); break;
+    case Hook::GphyOcpPhy: phy.on_gphy_ocp_write(); break;
     case Hook::IntrMitigate: irq.on_mitigate_write(); break;
     case Hook::TimerCount: timer.on_count_write(); break;
     case Hook::TimerCompare: timer.on_compare_write(); break;

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "fault_injector.h"
 #include "irq.h"
+#include "mac_ocp.h"
 #include "phy.h"
 #include "reg_file.h"
 #include "rtl8168/rtl8168.h"
@@ -116,6 +117,7 @@ class Device {
   Tally tally;
   ChipTimer timer;
   SideBus side;  // ERI / EPHY / CSI of profiles with side_buses
+  MacOcp mac_ocp;  // the MAC OCP space of profiles with mac_ocp (8168g class)
   rtl8168_stats stats{};
   FaultInjector faults{*this};  // the fault schedule (test-bench state)
   // Typed trace events (rtl8168/trace_events.def): trace.reg_read(off, size, v).

@@ -100,6 +100,8 @@ void Device::visit_state(Archive& a, std::string* why) {
   timer.visit(a);
   // Profiles with side buses only (the 8168c blob is unchanged).
   if (cfg_.profile->side_buses) side.visit(a);
+  // The MAC OCP space (8168g class only: earlier profiles' blobs unchanged).
+  if (cfg_.profile->mac_ocp) mac_ocp.visit(a);
   for (const auto field : kStatsFields) a.io(stats.*field);
   uint64_t hash = trace.hash(), count = trace.count();
   a.io(hash);
@@ -201,7 +203,7 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
   const char* why = nullptr;
   if (now_ > kMaxClock) why = "clock beyond the model's range";
   if (!why && sched_.next_seq() > kMaxSeq) why = "event sequence number beyond the model's range";
-  if (!why) why = regs.check_fixed_bits(cfg_.profile->txconfig_reset);
+  if (!why) why = regs.check_fixed_bits(cfg_.profile->txconfig_reset, cfg_.profile->irq);
   if (!why) why = txpoll.check(now_);
   if (!why) why = irq.check();
   if (!why) why = phy.check();

@@ -21,7 +21,8 @@ std::array<const EventSpec*, kKinds> collect() {
   std::array<const EventSpec*, kKinds> table{};
   for (const std::span<const EventSpec> list :
        {Phy::events(), Device::events(), Tally::events(), TxEngine::events(), RxEngine::events(),
-        Irq::events(), ChipTimer::events(), SideBus::events(), FaultInjector::events()}) {
+        Irq::events(), ChipTimer::events(), SideBus::events(), FaultInjector::events(),
+        MacOcp::events()}) {
     for (const EventSpec& spec : list) {
       const auto k = static_cast<size_t>(spec.kind);
       if (k >= kKinds || table[k]) {

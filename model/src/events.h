@@ -39,6 +39,8 @@ enum class EventKind : uint8_t {
   FaultTimer,       // a time-triggered fault is due (fault_injector.h)
   TxDescDone,       // the TX descriptor prefetcher's read completed
   RxPrefetchDone,   // the RX engine's read of the next descriptor completed
+  GphyOcpDone,      // a PHY access through GPHY_OCP finished (8168g class)
+  LinkListReady,    // the MCU's link list is ready again (8168g class, mac_ocp.h)
   kCount
 };
 

@@ -21,14 +21,27 @@ uint64_t Irq::mitigation_timer_arg(unsigned which) const {
   return which | static_cast<uint64_t>(mod_[which].gen) << 1;
 }
 
-void Irq::raise(uint16_t bits) {
-  d_.regs.set16(reg::IntrStatus, static_cast<uint16_t>(d_.regs.u16(reg::IntrStatus) | bits));
+// IntrStatus / IntrMask where the profile puts them (profile.h IrqRegs).
+uint32_t Irq::reg_value(uint16_t off) const {
+  return d_.config().profile->irq.width == 4 ? d_.regs.u32(off) : d_.regs.u16(off);
+}
+
+uint32_t Irq::status() const { return reg_value(d_.config().profile->irq.status); }
+
+void Irq::raise(uint32_t bits) {
+  const IrqRegs& r = d_.config().profile->irq;
+  if (r.width == 4) {
+    d_.regs.set32(r.status, status() | bits);
+  } else {
+    d_.regs.set16(r.status, static_cast<uint16_t>(status() | bits));
+  }
   update();
 }
 
+bool Irq::asserted() const { return (status() & reg_value(d_.config().profile->irq.mask)) != 0; }
+
 void Irq::update() {
-  const uint16_t isr = d_.regs.u16(reg::IntrStatus);
-  const uint16_t imr = d_.regs.u16(reg::IntrMask);
+  const uint32_t isr = status(), imr = reg_value(d_.config().profile->irq.mask);
   const bool level = (isr & imr) != 0;
   const bool msi = d_.msi_enabled();
   if (level && !int_level_ && msi) {
@@ -132,7 +145,7 @@ void Irq::visit(Archive& a) {
 // only while that direction's IntrMitigate field is non-zero
 // (raise_moderated), and clearing it releases them (on_mitigate_write).
 const char* Irq::check() const {
-  const bool level = (d_.regs.u16(reg::IntrStatus) & d_.regs.u16(reg::IntrMask)) != 0;
+  const bool level = asserted();
   if (level != int_level_) return "INT level disagrees with IntrStatus & IntrMask";
   if (intx_asserted_ && !int_level_) return "INTx asserted while INT is low";
   for (unsigned which = 0; which < 2; which++) {

@@ -24,7 +24,9 @@ class Irq {
   explicit Irq(Device& d) : d_(d) {}
   void reset();
   // Latch status bits now and re-evaluate INT.
-  void raise(uint16_t bits);
+  void raise(uint32_t bits);
+  // IntrStatus as the device holds it (the profile's offset and width).
+  uint32_t status() const;
   // The events IntrMitigate holds back, numbered as its fields' index
   // (which = 0 RX, 1 TX: mod_, mitigate_field, the MitigationTimer argument).
   enum class Moderated : unsigned { RxOK = 0, TxOK = 1 };
@@ -58,6 +60,8 @@ class Irq {
   };
   // RX (0) / TX (1) byte of IntrMitigate: [7:4] timer, [3:0] frames/4; 0 = moderation off.
   unsigned mitigate_field(unsigned which) const;
+  uint32_t reg_value(uint16_t off) const;
+  bool asserted() const;  // IntrStatus & IntrMask != 0
   void flush(unsigned which);
   uint64_t timer_unit_ns() const;
   // IntrMitigate timer units by CPlusCmd INTT at 1000 Mbit/s (x 1/2 at 100, x 8 at 10).

@@ -21,6 +21,12 @@ void Phy::load_defaults() {
 }
 
 void Phy::power_on() {
+  // The 8168g PHY's vendor registers and parameters: power-on values (a
+  // BMCR soft reset reloads the C22 registers only, load_defaults).
+  ocp_.fill(0);
+  if (ocp_model()) *ocp_word(kOcpSawCnt) = kSawCntReset;
+  param_addr_ = 0;
+  params_.clear();
   fault_down_ = false;  // the fault schedule restarts with the power-on (fault_injector.h)
   partner_ = kPartnerAll;
   load_defaults();
@@ -129,7 +135,8 @@ void Phy::on_phyar_done() {
   }
 }
 
-bool Phy::generic() const { return d_.config().profile->phy_model == PhyModel::Rtl8168eInternal; }
+bool Phy::generic() const { return d_.config().profile->phy_model != PhyModel::Rtl8211b; }
+bool Phy::ocp_model() const { return d_.config().profile->phy_model == PhyModel::Rtl8168gInternal; }
 
 // RTL8211B: page_ is 0..7 (the select value modulo 8). Generic PHY: pages
 // 0..7 are banked (r8169_phy_config.c rtl8168e_2_hw_phy_config uses 0-3, 5
@@ -168,16 +175,22 @@ uint16_t Phy::mdio_read(unsigned reg) {
   reg &= 0x1f;
   if (reg == PAGE_SELECT) return static_cast<uint16_t>(page_);
   uint16_t v = 0;
-  if (is_physr(reg)) {
-    v = physr();
-  } else if (const uint16_t* p = bank(reg)) {
-    v = *p;
-  }
-  if (page_ == 0 && reg == BMSR) {
-    // Latched-low link status: report the latch, then re-arm it from the
-    // current state.
-    v = static_cast<uint16_t>((v & ~BMSR_LSTATUS) | (latched_link_ ? BMSR_LSTATUS : 0));
-    latched_link_ = link_;
+  if (ocp_model()) {
+    // The 8168g PHY's pages are views of its OCP space (r8168g_mdio_read).
+    v = page_ != 0 && reg >= 0x10 ? ocp_read(static_cast<uint16_t>((page_ << 4) + 2 * (reg - 0x10)))
+                                  : c22_read(reg);
+  } else {
+    if (is_physr(reg)) {
+      v = physr();
+    } else if (const uint16_t* p = bank(reg)) {
+      v = *p;
+    }
+    if (page_ == 0 && reg == BMSR) {
+      // Latched-low link status: report the latch, then re-arm it from the
+      // current state.
+      v = static_cast<uint16_t>((v & ~BMSR_LSTATUS) | (latched_link_ ? BMSR_LSTATUS : 0));
+      latched_link_ = link_;
+    }
   }
   d_.trace.phy_read(page_, reg, v);
   return v;
@@ -190,10 +203,33 @@ void Phy::mdio_write(unsigned reg, uint16_t value) {
     page_ = generic() ? value : value % kPages;
     return;
   }
+  if (ocp_model()) {
+    if (page_ != 0 && reg >= 0x10) {
+      ocp_write(static_cast<uint16_t>((page_ << 4) + 2 * (reg - 0x10)), value);
+    } else {
+      c22_write(reg, value);
+    }
+    return;
+  }
   if (page_ != 0) {
     if (uint16_t* p = bank(reg)) *p = value;  // vendor pages: storage only
     return;
   }
+  c22_write(reg, value);
+}
+
+// A page-0 (C22) register with its semantics: PHYSR live on the generic
+// PHYs, BMSR's latched-low link bit.
+uint16_t Phy::c22_read(unsigned reg) {
+  uint16_t v = generic() && reg == 0x1a ? physr() : r0(reg);
+  if (reg == BMSR) {
+    v = static_cast<uint16_t>((v & ~BMSR_LSTATUS) | (latched_link_ ? BMSR_LSTATUS : 0));
+    latched_link_ = link_;
+  }
+  return v;
+}
+
+void Phy::c22_write(unsigned reg, uint16_t value) {
   switch (reg) {
     case BMSR:
     case PHYSID1:
@@ -228,6 +264,73 @@ void Phy::mdio_write(unsigned reg, uint16_t value) {
     }
     default:
       r0(reg) = value;
+  }
+}
+
+uint16_t* Phy::ocp_word(uint16_t addr) {
+  if (addr < kOcpBase || addr >= kOcpEnd) return nullptr;
+  return &ocp_[(addr - kOcpBase) / 2];
+}
+
+uint16_t Phy::ocp_read(uint16_t addr) {
+  addr &= 0xfffe;
+  if (addr == kOcpParamData) {
+    const auto it = params_.find(param_addr_);
+    return it == params_.end() ? 0 : it->second;
+  }
+  if (addr == kOcpParamAddr) return param_addr_;
+  if (addr >= kOcpC22 && addr < kOcpC22 + 64) return c22_read((addr - kOcpC22) / 2);
+  const uint16_t* w = ocp_word(addr);
+  return w ? *w : 0;
+}
+
+void Phy::ocp_write(uint16_t addr, uint16_t value) {
+  addr &= 0xfffe;
+  if (addr == kOcpParamAddr) {
+    param_addr_ = value;
+    return;
+  }
+  if (addr == kOcpParamData) {
+    // A new parameter beyond the bound is dropped (the real PHY's
+    // parameter RAM is fixed; its size is not public).
+    if (params_.size() < kMaxParams || params_.count(param_addr_)) params_[param_addr_] = value;
+    return;
+  }
+  if (addr >= kOcpC22 && addr < kOcpC22 + 64) {
+    // C22 register 0x1f (page select) is r8169's own state on this PHY
+    // (r8168g_mdio_write keeps ocp_base): stored, no effect.
+    c22_write((addr - kOcpC22) / 2, value);
+    return;
+  }
+  uint16_t* w = ocp_word(addr);
+  if (!w) return;
+  *w = value;
+  // PHY patch handshake (the firmware's PHY part, docs/R8168H.md): patch
+  // ready (0xb800 bit 6) follows the patch request (0xb820 bit 4).
+  if (addr == kOcpPatchRequest) {
+    uint16_t& ready = *ocp_word(kOcpPatchReady);
+    ready = static_cast<uint16_t>(value & kPatchRequestBit ? ready | kPatchReadyBit : ready & ~kPatchReadyBit);
+  }
+}
+
+// GPHY_OCP: the access completes gphy-ocp-time after the command write; a
+// new command replaces one in flight.
+void Phy::on_gphy_ocp_write() {
+  d_.cancel(EventKind::GphyOcpDone);
+  d_.schedule_in(d_.timing().gphy_ocp_time, EventKind::GphyOcpDone);
+}
+
+void Phy::on_gphy_ocp_done() {
+  const uint32_t v = d_.regs.u32(reg::GPHY_OCP);
+  const uint16_t addr = reg::ocp_addr(v);
+  if (v & reg::kAccessFlag) {
+    ocp_write(addr, static_cast<uint16_t>(v));
+    d_.regs.set32(reg::GPHY_OCP, v & ~reg::kAccessFlag);
+    d_.trace.phy_ocp(1, addr, static_cast<uint16_t>(v));
+  } else {
+    const uint16_t data = ocp_read(addr);
+    d_.regs.set32(reg::GPHY_OCP, reg::kAccessFlag | (v & 0x7fff0000u) | data);
+    d_.trace.phy_ocp(0, addr, data);
   }
 }
 
@@ -302,6 +405,26 @@ void Phy::visit(Archive& a) {
   a.io(speed_);
   a.io(full_);
   a.io(an_gen_);
+  if (ocp_model()) {
+    a.io_array(ocp_);
+    a.io(param_addr_);
+    const uint32_t n = a.count(params_.size(), kMaxParams);
+    if (a.loading()) {
+      params_.clear();
+      for (uint32_t i = 0; i < n && a.ok(); i++) {
+        uint16_t k = 0, v = 0;
+        a.io(k);
+        a.io(v);
+        params_[k] = v;
+      }
+    } else {
+      for (const auto& [key, value] : params_) {
+        uint16_t k = key, v = value;
+        a.io(k);
+        a.io(v);
+      }
+    }
+  }
 }
 
 void Phy::visit_faults(Archive& a) {
@@ -338,6 +461,11 @@ std::span<const EventSpec> Phy::events() {
       // A BMCR RESET write schedules its self-clear (schedule_reset_done)
       // and only that event clears the bit; without it the reset never ends
       // and the driver's soft-reset poll times out.
+      {.kind = EventKind::GphyOcpDone,
+       .run = [](Device& d, uint64_t) { d.phy.on_gphy_ocp_done(); },
+       .max_delay = [](const Device& d) -> Time { return d.timing().gphy_ocp_time; },
+       .pending = [](const Device&, unsigned) { return Pending::May; },
+       .mismatch = "GPHY_OCP access without its completion event"},
       {.kind = EventKind::PhyResetDone,
        .run = [](Device& d, uint64_t) { d.phy.on_reset_done(); },
        .max_delay = [](const Device& d) -> Time { return d.timing().phy_reset_time; },

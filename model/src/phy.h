@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 
 #include "events.h"
 #include "state_io.h"
@@ -60,6 +61,27 @@ class Phy {
   void set_partner(uint32_t mbps, bool full);
   void on_phyar_write();        // PHYAR written: an MDIO frame starts
   void on_phyar_done();         // ... and completes (read data / write applied)
+  // GPHY_OCP (8168g class; r8168_phy_ocp_read/write): a write of the port
+  // starts one access of gphy-ocp-time; bit 31 set = write (cleared when
+  // done), clear = read (set when bits 15:0 hold the data). The OCP address
+  // is regs.h ocp_addr().
+  void on_gphy_ocp_write();
+  void on_gphy_ocp_done();
+  // The 8168g PHY's OCP space (PhyModel::Rtl8168gInternal): C22 register r
+  // at kOcpC22 + 2r, vendor registers as storage in [kOcpBase, kOcpEnd),
+  // the indirect parameter space behind kOcpParamAddr/kOcpParamData
+  // (r8168g_phy_param), nothing elsewhere (reads 0, writes dropped).
+  static constexpr uint16_t kOcpC22 = 0xa400;
+  static constexpr uint16_t kOcpBase = 0xa000, kOcpEnd = 0xe000;
+  static constexpr uint16_t kOcpParamAddr = 0xa436, kOcpParamData = 0xa438;
+  static constexpr unsigned kMaxParams = 1024;  // model bound on distinct parameters
+  // Page 0xc42 register 0x13, rg_saw_cnt (rtl_hw_start_8168h_1): the model's
+  // reset value, 16000 counts of the PHY's 16 MHz saw-tooth per ms.
+  static constexpr uint16_t kOcpSawCnt = 0xc426, kSawCntReset = 16000;
+  static constexpr uint16_t kOcpPatchRequest = 0xb820, kPatchRequestBit = 0x0010;
+  static constexpr uint16_t kOcpPatchReady = 0xb800, kPatchReadyBit = 0x0040;
+  uint16_t ocp_read(uint16_t addr);
+  void ocp_write(uint16_t addr, uint16_t value);
   uint8_t mac_status() const;   // PHYstatus as the MAC reports this PHY's state
 
   bool link_up() const { return link_; }
@@ -86,7 +108,11 @@ class Phy {
   void schedule_reset_done();
   void set_link(bool up, uint32_t mbps, bool full);
   uint16_t& r0(unsigned reg) { return regs_[0][reg]; }
-  bool generic() const;             // PhyModel::Rtl8168eInternal
+  bool generic() const;             // PhyModel::Rtl8168eInternal or Rtl8168gInternal
+  bool ocp_model() const;           // PhyModel::Rtl8168gInternal
+  uint16_t c22_read(unsigned reg);  // page 0 register with its semantics (no trace)
+  void c22_write(unsigned reg, uint16_t value);
+  uint16_t* ocp_word(uint16_t addr);
   uint16_t* bank(unsigned reg);     // storage of `reg` on the selected page, or nullptr
   uint16_t physr() const;           // the generic PHY's live status word
   bool is_physr(unsigned reg) const;  // does (page_, reg) read PHYSR?
@@ -102,6 +128,10 @@ class Phy {
   uint64_t an_gen_ = 0;        // identifies the autonegotiation in flight
   bool fault_down_ = false;    // a link fault holds the carrier down
   uint8_t partner_ = kPartnerAll;
+  // Rtl8168gInternal only (saved in the blob for that model only).
+  std::array<uint16_t, (kOcpEnd - kOcpBase) / 2> ocp_{};
+  uint16_t param_addr_ = 0;
+  std::map<uint16_t, uint16_t> params_;  // ordered: the blob and any walk are deterministic
 };
 
 }  // namespace rtl8168sim

@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Chip profiles: identity, reset values, limits, and which quirks
-// (quirks.h) and timing defaults (timing.h) each chip has.
-// Everything that tells one chip from another lives in this table (PCI
-// identity and capabilities, XID, PHY, FIFO sizes, jumbo limit, which side
-// buses exist, quirks); the engines and the QEMU shim ask the profile
-// (the shim through rtl8168_config_pci_identity) instead of hard-coding it.
+// Chip profiles: a chip is data. Everything that tells one chip from
+// another lives in its row of this table: PCI identity and capabilities,
+// XID, the register table and window, the interrupt registers, the ring
+// table, the PHY and how it is reached (PHYAR, GPHY_OCP), the MAC OCP
+// space, side buses, limits, quirks (quirks.h) and timing defaults
+// (timing.h). The engines, the QEMU shim (rtl8168_config_pci_identity) and
+// every tool outside the model (rtl8168_chip_at, `rtl8168-bench chips`) ask
+// the profile instead of copying it. docs/ARCHITECTURE.md "Adding a chip"
+// lists what a new chip touches.
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "quirks.h"
+#include "reg_spec.h"
+#include "ring_spec.h"
 #include "timing.h"
 
 namespace rtl8168sim {
@@ -38,13 +45,36 @@ enum class PhyModel : uint8_t {
   // duplex, speed; rtlgen_read_status), 0xa5c/0xa5d (EEE, rtlgen_read_mmd),
   // 0xa61 register 0x13 (no 2.5G, rtlgen_supports_2_5gbps).
   Rtl8168eInternal,
+  // The RTL8168g/h integrated PHY (same ID, 0x001cc800, bound by the same
+  // generic driver), reached through GPHY_OCP: its registers are an OCP
+  // space where C22 register r sits at 0xa400 + 2r and page p's registers
+  // 0x10-0x17 at (p << 4) + 2 (r - 0x10) (r8169 r8168g_mdio_read/write).
+  Rtl8168gInternal,
+};
+
+// How the driver reaches the PHY (bit set): PHYAR (MDIO frames, r8169
+// r8169_mdio_read/write for VER_02..VER_39), GPHY_OCP (r8168_phy_ocp_*, the
+// 8168g class and later).
+enum PhyPath : uint8_t { kPhyar = 1, kGphyOcp = 2 };
+
+// IntrStatus / IntrMask: where they sit and how wide (16 bits on the 8168).
+struct IrqRegs {
+  uint16_t status, mask;
+  uint8_t width;  // bytes
 };
 
 struct ChipProfile {
   std::string_view id;            // "8168c": the value of the `chip` parameter
   std::string_view name;          // r8169 rtl_chip_infos name
+  std::string_view r8169_version; // the RTL_GIGA_MAC_VER_* r8169 maps the XID to
+  std::string_view firmware;      // the rtl_nic/ file r8169 asks for ("" when none)
   uint32_t txconfig_reset;        // carries the XID (read-only bits)
   PciIdentity pci;
+  const RegLayout* regs;          // the register table (reg_tables.h)
+  uint32_t reg_window;            // bytes of registers behind the MMIO/IO BARs
+  IrqRegs irq;
+  std::span<const RingSpec> rings;  // one row per descriptor queue
+  uint8_t phy_paths;              // PhyPath bits
   PhyModel phy_model;
   uint16_t phy_id1, phy_id2;      // MII registers 2/3
   uint32_t max_frame;             // largest frame the TX engine sends (jumbo limit)
@@ -57,13 +87,23 @@ struct ChipProfile {
   // TxConfig bit 11 TXCFG_EMPTY reads 1 while the TX path is idle (r8169
   // rtl_txcfg_empty_cond, polled by rtl8169_cleanup for VER_34..38).
   bool txcfg_empty;
+  // The 8168g class: the MAC OCP space behind OCPDR (mac_ocp.h), the MCU
+  // status byte (0xd3) and MISC's RXDV gate.
+  bool mac_ocp;
   Quirks quirks;                  // defaults, each switchable
   TimingParams timing;            // defaults
 };
 
+// XID as r8169 rtl8169_get_mac_version reads it: (TxConfig >> 20) & 0xfcf.
+constexpr uint16_t profile_xid(const ChipProfile& p) { return (p.txconfig_reset >> 20) & 0xfcf; }
+// The rows of one direction, in table order (TX: NPQ, HPQ).
+const RingSpec* profile_ring(const ChipProfile& p, RingDir dir, unsigned index);
+
 // nullptr when unknown.
 const ChipProfile* find_profile(std::string_view id);
+// Every profile, in the order `rtl8168_chip_at` lists them.
+std::span<const ChipProfile* const> profiles();
 // Comma-separated list of known ids, for error messages.
-std::string_view profile_ids();
+std::string profile_ids();
 
 }  // namespace rtl8168sim

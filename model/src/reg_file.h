@@ -1,51 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The 256-byte register file with table-driven decode (QEMU e1000e/igb
-// style): one table lists every register's width, reset value, writable and
-// write-1-to-clear bits, Cfg9346 locking and the side-effect hook the device
-// runs after a write. Reads are plain loads and never have side effects
-// (ethtool -d dumps 0x00-0xff).
+// The register file with table-driven decode (QEMU e1000e/igb style): the
+// chip profile's RegLayout (reg_spec.h, reg_tables.cc) gives every
+// register's width, reset value, writable and write-1-to-clear bits,
+// Cfg9346 locking and the side-effect hook the device runs after a write.
+// Reads are plain loads and never have side effects (ethtool -d dumps
+// 0x00-0xff).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <span>
 
+#include "reg_spec.h"
+#include "profile.h"
 #include "regs.h"
 
 namespace rtl8168sim {
 
-enum class Hook : uint8_t {
-  None,
-  ChipCmd,
-  TxPoll,
-  IntrMask,
-  IntrStatus,
-  Phyar,
-  CounterAddrLow,
-  Csiar,
-  Eriar,
-  Ephyar,
-  Ocpar,
-  GphyOcp,
-  IntrMitigate,
-  TimerCount,    // TCTR: any write restarts the count
-  TimerCompare,  // TimerInt
-};
-
-struct RegSpec {
-  uint8_t offset;
-  uint8_t width;       // bytes
-  const char* name;
-  uint32_t reset;
-  uint32_t writable;   // bits a write changes
-  uint32_t w1c;        // bits a write of 1 clears
-  bool locked;         // writable only while Cfg9346 == 0xc0
-  Hook hook;
-};
-
 class RegFile {
  public:
-  RegFile();
+  explicit RegFile(const RegLayout& layout);
   // Reset every register in the table to its reset value (MAC excluded:
   // the caller loads it).
   void reset();
@@ -74,7 +48,7 @@ class RegFile {
   // the profile's TxConfig, whose XID bits are read-only). The device's own
   // status (IntrStatus, PHYstatus, ChipCmd RxBufEmpty) is checked by its
   // owners.
-  const char* check_fixed_bits(uint32_t txconfig_reset) const;
+  const char* check_fixed_bits(uint32_t txconfig_reset, const IrqRegs& irq) const;
 
   // Guest read of `size` bytes at an aligned offset inside the file.
   uint64_t read(uint32_t off, unsigned size) const;
@@ -87,16 +61,17 @@ class RegFile {
   };
   Touched write(uint32_t off, unsigned size, uint64_t value);
 
-  static Hook hook_of(uint32_t reg_offset);
+  Hook hook_of(uint32_t reg_offset) const { return layout_->hook[reg_offset % reg::kFileSize]; }
   // Whether any byte of an access inside the file belongs to a register of
   // the table; the others are plain storage (traced as *_unimp).
-  static bool implemented(uint32_t off, unsigned size);
+  bool implemented(uint32_t off, unsigned size) const;
   bool unlocked() const { return bytes_[reg::Cfg9346] == reg::Cfg9346_Unlock; }
 
   std::span<uint8_t> raw() { return bytes_; }
   std::span<const uint8_t> raw() const { return bytes_; }
 
  private:
+  const RegLayout* layout_;
   std::array<uint8_t, reg::kFileSize> bytes_{};
 };
 

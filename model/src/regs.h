@@ -18,6 +18,7 @@ enum Offset : uint32_t {
   CounterAddrLow = 0x10,    // DTCCR: tally dump address + command bits
   CounterAddrHigh = 0x14,
   LED_CTRL = 0x18,          // read/written by 6.12's LED class devices
+  EEE_LED = 0x1b,           // 8168g class
   TxDescStartAddrLow = 0x20,   // NPQ ring base
   TxDescStartAddrHigh = 0x24,
   TxHDescStartAddrLow = 0x28,  // HPQ ring base
@@ -42,12 +43,15 @@ enum Offset : uint32_t {
   CSIDR = 0x64,             // PCI config space indirect access (8168)
   CSIAR = 0x68,
   PHYstatus = 0x6c,
+  PMCH = 0x6f,              // 8168g class: PLL power
   ERIDR = 0x70,
   ERIAR = 0x74,
   EPHYAR = 0x80,
   OCPDR = 0xb0,
   OCPAR = 0xb4,
   GPHY_OCP = 0xb8,
+  DLLPR = 0xd0,             // 8168g class: PFM_EN, TX_10M_PS_EN
+  MCU = 0xd3,               // 8168g class: MCU/FIFO status
   RxMaxSize = 0xda,
   CPlusCmd = 0xe0,
   IntrMitigate = 0xe2,
@@ -55,7 +59,19 @@ enum Offset : uint32_t {
   RxDescAddrHigh = 0xe8,
   MaxTxPacketSize = 0xec,   // "EarlyTxThres" on 8169; the driver writes 0x3f
   MISC = 0xf0,
+  MISC_1 = 0xf2,            // 8168g class
 };
+
+// MCU (0xd3, 8168g class; r8169 enum rtl8168_registers)
+inline constexpr uint8_t McuNowIsOob = 0x80;
+inline constexpr uint8_t McuTxEmpty = 0x20;
+inline constexpr uint8_t McuRxEmpty = 0x10;
+inline constexpr uint8_t McuEnNdp = 0x08;
+inline constexpr uint8_t McuEnOobReset = 0x04;
+inline constexpr uint8_t McuLinkListRdy = 0x02;
+
+// MISC (0xf0): RXDV_GATED_EN (8168g class) gates received data off the RX FIFO.
+inline constexpr uint32_t RxdvGatedEn = 1u << 19;
 
 // ChipCmd (0x37)
 inline constexpr uint8_t CmdStopReq = 0x80;
@@ -107,6 +123,13 @@ inline constexpr uint32_t kAccessFlag = 0x80000000u;
 // PHYAR: MII register address in bits 20:16, data in 15:0 (r8169 r8169_mdio_write).
 inline constexpr uint32_t kPhyarRegMask = 0x001f0000u;
 inline constexpr unsigned kPhyarRegShift = 16;
+
+// OCPDR (MAC OCP) and GPHY_OCP (PHY OCP) of the 8168g class (r8169
+// r8168_mac_ocp_write, r8168_phy_ocp_write): flag | reg << 15 | data. The
+// OCP address is even; bits 30:16 carry it halved (bit 15 is data).
+inline constexpr unsigned kOcpAddrShift = 15;
+inline constexpr uint32_t kOcpAddrMask = 0xfffeu;
+inline uint16_t ocp_addr(uint32_t v) { return static_cast<uint16_t>((v >> kOcpAddrShift) & kOcpAddrMask); }
 
 // CounterAddrLow command bits (r8169 CounterReset / CounterDump)
 inline constexpr uint32_t CounterReset = 0x1;

@@ -97,7 +97,10 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     d_.trace.rx_drop(kRunt, frame.size());
     return true;
   }
-  if (!(d_.regs.u8(reg::ChipCmd) & reg::CmdRxEnb) || !d_.phy.link_up()) {
+  // RxEn clear, no link, or (8168g class) the RXDV gate closed: the frame
+  // never enters the RX FIFO (r8169 rtl_enable_rxdvgate before a reset).
+  const bool gated = d_.config().profile->mac_ocp && (d_.regs.u32(reg::MISC) & reg::RxdvGatedEn);
+  if (!(d_.regs.u8(reg::ChipCmd) & reg::CmdRxEnb) || !d_.phy.link_up() || gated) {
     d_.stats.rx_dropped_disabled++;
     d_.trace.rx_drop(kDisabled, frame.size());
     return true;

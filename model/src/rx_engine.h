@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "desc_ring.h"
+#include "profile.h"
 #include "events.h"
 #include "fifo_ring.h"
 #include "state_io.h"
@@ -32,7 +33,8 @@ class RxEngine {
   // Its events: handlers, longest delays, when each is pending (events.h).
   static std::span<const EventSpec> events();
   static constexpr uint32_t kMaxRing = DescRing::kMaxRing;  // walk bound without EOR
-  explicit RxEngine(Device& d) : d_(d), ring_(d, RingId::Rx) {}
+  // The profile's RX row.
+  RxEngine(Device& d, const ChipProfile& p) : d_(d), ring_(d, *profile_ring(p, RingDir::Rx, 0)) {}
 
   void reset();   // ring position 0, FIFO emptied
   void halt();    // RxEnb cleared: FIFO emptied, position kept
@@ -46,6 +48,8 @@ class RxEngine {
   void on_write_done();
   void on_prefetch_done();  // EventKind::RxPrefetchDone
   uint32_t position() const { return ring_.pos(); }
+  // Nothing taken from the wire waits in the RX FIFO (MCU RX_EMPTY).
+  bool fifo_empty() const { return fifo_used_ == 0; }
   // The host was refused and waits for room (rx_ready is due).
   bool take_ready_signal();
 

@@ -50,6 +50,12 @@ struct TimingParams {
   Time eri_time = 0;                // ERIAR: ExGMAC register access
   Time ephy_time = 0;               // EPHYAR: PCIe SerDes PHY register access
   Time csi_time = 0;                // CSIAR: configuration space access
+  // The 8168g class (profile.h ChipProfile::mac_ocp): one PHY register
+  // access through GPHY_OCP, command write to completion flag; the MCU's
+  // link-list re-initialisation after MAC OCP 0xe8de is written
+  // (LINK_LIST_RDY low meanwhile).
+  Time gphy_ocp_time = 0;           // GPHY_OCP: PHY OCP register access
+  Time ll_init_time = 0;            // MCU link list ready again after a 0xe8de write
   // Chip timer (TCTR). A clock, not a latency: kept in functional mode.
   uint32_t timer_clock_mhz = 125;   // TCTR count rate
 };
@@ -92,6 +98,22 @@ constexpr TimingParams evl_timing() {
   return t;
 }
 inline constexpr TimingParams kEvlTiming = evl_timing();
+
+// The 8168h: PCIe 1.1 x1 like the 8168evl (RTL8111H datasheet: "PCI Express
+// 1.1"), and no measured throughput point of its own, so the DMA path, the
+// FIFOs (9 KiB jumbo) and the side buses are the 8168evl's (docs/TIMING.md
+// "RTL8168h"). GPHY_OCP reaches the PHY over the chip's internal OCP bus,
+// not a serial MDIO frame: a few core-clock cycles (assumed 1 us, well
+// inside r8169's first 25 us poll sleep, r8168_phy_ocp_read). The link-list
+// re-initialisation r8169 waits for in rtl_hw_init_8168g (LINK_LIST_RDY,
+// polled 42 x 100 us) is assumed to take 10 us.
+constexpr TimingParams h_timing() {
+  TimingParams t = kEvlTiming;
+  t.gphy_ocp_time = 1'000;
+  t.ll_init_time = 10'000;
+  return t;
+}
+inline constexpr TimingParams k8168hTiming = h_timing();
 
 // Cost of moving `bytes` of payload over the link in TLPs of
 // `pcie_completion_size` data bytes (data + per-TLP overhead). Completions

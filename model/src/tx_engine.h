@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "desc_ring.h"
+#include "profile.h"
 #include "events.h"
 #include "fifo_ring.h"
 #include "packet/packet.h"
@@ -58,8 +59,12 @@ class TxEngine {
   // max read request size, at most 4096 bytes (PCIe base spec, MRRS field).
   static constexpr uint32_t kMaxReadRequest = 4096;
 
-  explicit TxEngine(Device& d)
-      : d_(d), rings_{DescRing(d, RingId::Npq), DescRing(d, RingId::Hpq)} {}
+  // The profile's TX rows, in queue order (profile.cc checks there are two).
+  TxEngine(Device& d, const ChipProfile& p)
+      : d_(d),
+        rings_{DescRing(d, *profile_ring(p, RingDir::Tx, 0)), DescRing(d, *profile_ring(p, RingDir::Tx, 1))} {}
+  unsigned queues() const { return static_cast<unsigned>(rings_.size()); }
+  const RingSpec& ring_spec(unsigned queue) const { return rings_[queue].spec(); }
   void reset();                  // ChipCmd reset / power-on: positions to 0, nothing in flight
   void halt();                   // TxEnb cleared / StopReq: drop in-flight work, keep positions
   void doorbell(TxQueue queue);

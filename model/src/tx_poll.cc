@@ -13,18 +13,16 @@ constexpr Time kMaxAckTime = 1'000'000;
 
 void TxPoll::reset() { npq_until_ = hpq_until_ = 0; }
 
-// HPQ before NPQ: a write of both starts an idle, enabled engine on the high
-// priority ring, and the NPQ doorbell then finds it busy (lost under
-// lossy-txpoll, latched otherwise; TxEngine::doorbell).
+// The doorbell bits of the profile's TX rows (ring_spec.h), the higher
+// queue first: HPQ before NPQ, so a write of both starts an idle, enabled
+// engine on the high priority ring, and the NPQ doorbell then finds it busy
+// (lost under lossy-txpoll, latched otherwise; TxEngine::doorbell).
 void TxPoll::on_write(uint8_t written) {
   const Time ack = d_.timing().txpoll_ack_time;
-  if (written & reg::HPQ) {
-    hpq_until_ = d_.now() + ack;
-    d_.tx.doorbell(TxQueue::Hpq);
-  }
-  if (written & reg::NPQ) {
-    npq_until_ = d_.now() + ack;
-    d_.tx.doorbell(TxQueue::Npq);
+  for (unsigned q = d_.tx.queues(); q-- > 0;) {
+    if (!(written & d_.tx.ring_spec(q).doorbell)) continue;
+    (q == static_cast<unsigned>(TxQueue::Hpq) ? hpq_until_ : npq_until_) = d_.now() + ack;
+    d_.tx.doorbell(static_cast<TxQueue>(q));
   }
   if (written & reg::FSWInt) d_.irq.raise(reg::SWInt);
 }
