@@ -8,6 +8,7 @@
 #include "config.h"
 #include "device.h"
 #include "rtl8168/rtl8168.h"
+#include "stats.h"
 
 struct rtl8168_config {
   rtl8168sim::Config cfg;
@@ -164,6 +165,11 @@ size_t rtl8168_trace_format(unsigned kind, const uint64_t* args, char* buf, size
 }
 void rtl8168_get_stats(const rtl8168* dev, rtl8168_stats* out) {
   if (out) *out = dev->dev.stats;
+}
+size_t rtl8168_stats_json(const rtl8168* dev, char* buf, size_t buflen) {
+  const std::string json = rtl8168sim::stats_json(dev ? dev->dev.stats : rtl8168_stats{});
+  set_err(buf, buflen, json);
+  return json.size();
 }
 const char* rtl8168_chip_name(const rtl8168* dev) { return dev->dev.config().profile->name.data(); }
 
