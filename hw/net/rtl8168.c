@@ -899,7 +899,7 @@ static void rtl8168_trace_events_get(Object *obj, Visitor *v, const char *name,
  *                              is the command's error (the model's message)
  *   qom-set nic0 fault-clear true                  rtl8168_fault_clear
  *   qom-get nic0 fault-list                        rtl8168_fault_list (JSON)
- *   qom-get nic0 x-stats                           rtl8168_get_stats (JSON)
+ *   qom-get nic0 x-stats                           rtl8168_stats_json
  * A system reset drops what was added here and re-installs the `faults`
  * property's schedule (rtl8168_reset). Adding a fault is a model call like a
  * register access (a fault due now fires inside it), so it is bracketed the
@@ -967,37 +967,18 @@ static void rtl8168_fault_list_get(Object *obj, Visitor *v, const char *name,
     visit_type_str(v, name, &json, errp);
 }
 
-/* Every field of rtl8168_stats, in its order (names as in rtl8168.h). */
-#define RTL8168_STATS_FIELDS(X) \
-    X(tx_frames) X(tx_bytes) X(tx_errors) X(tx_dma_errors) \
-    X(tx_bad_descriptors) X(tx_doorbells) X(tx_doorbells_ignored) \
-    X(rx_frames) X(rx_bytes) X(rx_dropped_filter) X(rx_dropped_no_desc) \
-    X(rx_dropped_disabled) X(rx_dropped_too_long) X(rx_dropped_dma) \
-    X(rx_dropped_runt) X(msi_sent) X(intx_edges) X(bad_access) \
-    X(ring_no_eor) X(tx_dropped_link_down) X(sys_errors) \
-    X(tx_writeback_errors) X(bad_calls) X(work_yields) X(faults_fired) \
-    X(rx_dropped_fifo_over)
-
 /* The model's counters as one JSON object (drops by reason, faults fired). */
 static void rtl8168_stats_get(Object *obj, Visitor *v, const char *name,
                               void *opaque, Error **errp)
 {
     RTL8168State *s = RTL8168(obj);
-    rtl8168_stats st = { 0 };
-    GString *json = g_string_new("{");
-    g_autofree char *text = NULL;
+    g_autofree char *json = NULL;
+    size_t len;
 
-    if (s->dev) {
-        rtl8168_get_stats(s->dev, &st);
-    }
-#define RTL8168_STATS_JSON(f) \
-    g_string_append_printf(json, "%s\"" #f "\": %" PRIu64, \
-                           json->len > 1 ? ", " : "", (uint64_t)st.f);
-    RTL8168_STATS_FIELDS(RTL8168_STATS_JSON)
-#undef RTL8168_STATS_JSON
-    g_string_append_c(json, '}');
-    text = g_string_free(json, false);
-    visit_type_str(v, name, &text, errp);
+    len = rtl8168_stats_json(s->dev, NULL, 0);
+    json = g_malloc(len + 1);
+    rtl8168_stats_json(s->dev, json, len + 1);
+    visit_type_str(v, name, &json, errp);
 }
 
 static void rtl8168_class_add_faults(ObjectClass *klass)

@@ -15,6 +15,7 @@ int cmd_episode(int argc, char** argv);
 int cmd_speed(int argc, char** argv);
 int cmd_rx_rate(int argc, char** argv);
 int cmd_params(int argc, char** argv);
+int cmd_chips(int argc, char** argv);
 
 // "--param name=value" (repeatable) -> model parameters; throws on bad syntax.
 ParamList parse_params(const std::vector<std::string>& raw);

@@ -23,7 +23,8 @@ namespace bench {
 namespace {
 
 // The fault schedule's figures (--faults): each fault's state and firing
-// count as rtl8168_fault_list reports them, and the drops they caused.
+// count as rtl8168_fault_list reports them, and the drops they caused (the
+// counters stats.def marks fault_drop).
 void add_fault_figures(json& j, const rtl8168* dev) {
   std::string list(rtl8168_fault_list(dev, nullptr, 0) + 1, '\0');
   list.resize(rtl8168_fault_list(dev, list.data(), list.size()));
@@ -32,14 +33,11 @@ void add_fault_figures(json& j, const rtl8168* dev) {
   rtl8168_stats st{};
   rtl8168_get_stats(dev, &st);
   j["faults"] = f;
-  j["fault_drops"] = {{"rx_dropped_no_desc", st.rx_dropped_no_desc},
-                      {"rx_dropped_fifo_over", st.rx_dropped_fifo_over},
-                      {"rx_dropped_dma", st.rx_dropped_dma},
-                      {"rx_dropped_disabled", st.rx_dropped_disabled},
-                      {"tx_dma_errors", st.tx_dma_errors},
-                      {"tx_writeback_errors", st.tx_writeback_errors},
-                      {"tx_dropped_link_down", st.tx_dropped_link_down},
-                      {"sys_errors", st.sys_errors}};
+  json& drops = j["fault_drops"];
+#define RTL8168_STAT(name, blob, fault_drop, doc) \
+  if constexpr (fault_drop) drops[#name] = st.name;
+#include "rtl8168/stats.def"
+#undef RTL8168_STAT
 }
 
 constexpr Time kUs = 1000, kMs = 1000 * kUs, kS = 1000 * kMs;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // rtl8168-bench: the RTL8168 model on a host with fake guest memory and
-// scripted drivers (no QEMU). Subcommands: mtu-sweep, episode, speed, params.
+// scripted drivers (no QEMU). Subcommands: mtu-sweep, episode, speed, params, chips.
 #include <cstring>
 #include <iostream>
 
@@ -22,6 +22,8 @@ void usage(std::ostream& os) {
         "        simulated frames per host second, TX and RX, 64 and 1514 bytes\n"
         "  params [--chip C] [--json]\n"
         "        every model parameter with its default, unit and source\n"
+        "  chips [--json | --ids]\n"
+        "        the chip profiles: id, r8169 version, XID, PHY ID, PCI identity, queues\n"
         "Every command takes --help, --param NAME=VALUE (model parameters) and --faults SPEC\n"
         "(a fault schedule, docs/FAULTS.md).\n";
 }
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   if (cmd == "speed") return bench::cmd_speed(argc - 1, argv + 1);
   if (cmd == "rx-rate") return bench::cmd_rx_rate(argc - 1, argv + 1);
   if (cmd == "params") return bench::cmd_params(argc - 1, argv + 1);
+  if (cmd == "chips") return bench::cmd_chips(argc - 1, argv + 1);
   std::cerr << "rtl8168-bench: unknown command '" << cmd << "'\n";
   usage(std::cerr);
   return 2;

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "device.h"
 #include "rtl8168/rtl8168.h"
+#include "stats.h"
 
 struct rtl8168_config {
   rtl8168sim::Config cfg;
@@ -32,11 +33,41 @@ extern "C" {
 rtl8168_config* rtl8168_config_new(void) { return new (std::nothrow) rtl8168_config(); }
 void rtl8168_config_free(rtl8168_config* cfg) { delete cfg; }
 
+static rtl8168_pci_identity pci_identity(const rtl8168sim::PciIdentity& p) {
+  return rtl8168_pci_identity{p.vendor_id, p.device_id, p.subsystem_vendor_id, p.subsystem_id,
+                              p.revision,  p.pm_offset, p.msi_offset,          p.pcie_offset};
+}
+
 void rtl8168_config_pci_identity(const rtl8168_config* cfg, rtl8168_pci_identity* out) {
   if (!cfg || !out) return;
-  const rtl8168sim::PciIdentity& p = cfg->cfg.profile->pci;
-  *out = rtl8168_pci_identity{p.vendor_id,  p.device_id, p.subsystem_vendor_id, p.subsystem_id,
-                              p.revision,   p.pm_offset, p.msi_offset,          p.pcie_offset};
+  *out = pci_identity(cfg->cfg.profile->pci);
+}
+
+size_t rtl8168_chip_count(void) { return rtl8168sim::profiles().size(); }
+
+int rtl8168_chip_at(size_t index, rtl8168_chip_info* out) {
+  using namespace rtl8168sim;
+  if (!out || index >= profiles().size()) return -1;
+  const ChipProfile& p = *profiles()[index];
+  unsigned tx = 0, rx = 0;
+  for (const RingSpec& r : p.rings) (r.dir == RingDir::Tx ? tx : rx)++;
+  // The profile's strings are literals: NUL-terminated.
+  *out = rtl8168_chip_info{.id = p.id.data(),
+                           .name = p.name.data(),
+                           .r8169_version = p.r8169_version.data(),
+                           .firmware = p.firmware.data(),
+                           .txconfig_reset = p.txconfig_reset,
+                           .xid = profile_xid(p),
+                           .phy_id = static_cast<uint32_t>(p.phy_id1) << 16 | p.phy_id2,
+                           .phy_paths = p.phy_paths,
+                           .mac_ocp = p.mac_ocp,
+                           .side_buses = p.side_buses,
+                           .reg_window = p.reg_window,
+                           .max_frame = p.max_frame,
+                           .tx_queues = tx,
+                           .rx_queues = rx,
+                           .pci = pci_identity(p.pci)};
+  return 0;
 }
 
 int rtl8168_config_set(rtl8168_config* cfg, const char* name, const char* value, char* err,
@@ -164,6 +195,11 @@ size_t rtl8168_trace_format(unsigned kind, const uint64_t* args, char* buf, size
 }
 void rtl8168_get_stats(const rtl8168* dev, rtl8168_stats* out) {
   if (out) *out = dev->dev.stats;
+}
+size_t rtl8168_stats_json(const rtl8168* dev, char* buf, size_t buflen) {
+  const std::string json = rtl8168sim::stats_json(dev ? dev->dev.stats : rtl8168_stats{});
+  set_err(buf, buflen, json);
+  return json.size();
 }
 const char* rtl8168_chip_name(const rtl8168* dev) { return dev->dev.config().profile->name.data(); }
 

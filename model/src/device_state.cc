@@ -12,13 +12,14 @@
 //
 // Layout (little-endian, version 3): magic, version, chip id, now, register
 // file, IRQ, PHY, TX, RX, tally, timer, side buses (ERI/EPHY/CSI; only for
-// profiles that have them), statistics field by field (each by name in
-// kStatsFields, so adding a counter is a visible layout change), trace hash
-// and count, TxPoll read-back deadlines, pending events, next event
-// sequence number; then (version 4) the fault-injection state: the
-// statistics added with it, the PHY's link-fault state and the fault
-// schedule with its counters (fault_injector.h). Appended at the end so the
-// offsets of everything before stay what they were in version 3.
+// profiles that have them), statistics field by field (the MAIN counters of
+// rtl8168/stats.def in its order: adding a counter changes the layout),
+// trace hash and count, TxPoll read-back deadlines, pending events, next
+// event sequence number; then (version 4) the fault-injection state: the
+// statistics added with it (stats.def's FAULTS counters), the PHY's
+// link-fault state and the fault schedule with its counters
+// (fault_injector.h). Appended at the end so the offsets of everything
+// before stay what they were in version 3.
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -36,28 +37,27 @@ constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
 constexpr uint32_t kStateVersion = 5;
 constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending (about 12)
 
+// The counters in blob order (rtl8168/stats.def): the statistics block and
+// the fault-injection part of the blob.
+#define RTL8168_STAT_MAIN(name) &rtl8168_stats::name,
+#define RTL8168_STAT_FAULTS(name)
+#define RTL8168_STAT(name, blob, fault_drop, doc) RTL8168_STAT_##blob(name)
 constexpr uint64_t rtl8168_stats::*kStatsFields[] = {
-    &rtl8168_stats::tx_frames,          &rtl8168_stats::tx_bytes,
-    &rtl8168_stats::tx_errors,          &rtl8168_stats::tx_dma_errors,
-    &rtl8168_stats::tx_bad_descriptors, &rtl8168_stats::tx_doorbells,
-    &rtl8168_stats::tx_doorbells_ignored, &rtl8168_stats::rx_frames,
-    &rtl8168_stats::rx_bytes,           &rtl8168_stats::rx_dropped_filter,
-    &rtl8168_stats::rx_dropped_no_desc, &rtl8168_stats::rx_dropped_disabled,
-    &rtl8168_stats::rx_dropped_too_long, &rtl8168_stats::rx_dropped_dma,
-    &rtl8168_stats::rx_dropped_runt,    &rtl8168_stats::msi_sent,
-    &rtl8168_stats::intx_edges,         &rtl8168_stats::bad_access,
-    &rtl8168_stats::ring_no_eor,        &rtl8168_stats::tx_dropped_link_down,
-    &rtl8168_stats::sys_errors,         &rtl8168_stats::tx_writeback_errors,
-    &rtl8168_stats::bad_calls,          &rtl8168_stats::work_yields,
+#include "rtl8168/stats.def"
 };
-// Version 4's tail.
+#undef RTL8168_STAT_MAIN
+#undef RTL8168_STAT_FAULTS
+#define RTL8168_STAT_MAIN(name)
+#define RTL8168_STAT_FAULTS(name) &rtl8168_stats::name,
 constexpr uint64_t rtl8168_stats::*kFaultStatsFields[] = {
-    &rtl8168_stats::faults_fired,
-    &rtl8168_stats::rx_dropped_fifo_over,
+#include "rtl8168/stats.def"
 };
+#undef RTL8168_STAT
+#undef RTL8168_STAT_MAIN
+#undef RTL8168_STAT_FAULTS
 static_assert((std::size(kStatsFields) + std::size(kFaultStatsFields)) * sizeof(uint64_t) ==
                   sizeof(rtl8168_stats),
-              "every rtl8168_stats field must be listed in kStatsFields or kFaultStatsFields");
+              "every rtl8168_stats field is in one part of the blob (stats.def)");
 
 }  // namespace
 

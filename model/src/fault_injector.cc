@@ -32,25 +32,35 @@ enum Key : unsigned {
   kLinkAct = 256,
 };
 
+// What a class's nth= counts (fault_classes.h).
+enum Counts : uint8_t { kAccess, kFrames, kTimed };
+
 struct ClassInfo {
+  unsigned code;
   const char* name;
+  Counts counts;
   unsigned keys;
-  const char* help;  // accepted keys, for error messages
+  unsigned needs;          // keys a spec must give
+  const char* needs_help;  // "<name> needs <needs_help>"
+  const char* help;        // accepted keys, for error messages
 };
 // Indexed by FaultClass.
 constexpr ClassInfo kClasses[] = {
-    {"dma-read", kAt | kNth | kCount | kAddr, "at, nth, count, addr"},
-    {"dma-write", kAt | kNth | kCount | kAddr, "at, nth, count, addr"},
-    {"rx-withhold", kAt | kNth | kCount, "at, frame (nth), count"},
-    {"rx-fifo-over", kAt | kNth | kCount, "at, frame (nth), count"},
-    {"link", kAt | kEvery | kCount | kLinkAct,
-     "at, every, count and one of down, up, flap, speed=10|100|1000 [duplex=half|full]"},
-    {"autoneg-slow", kAt | kNth | kCount | kDelay, "delay, at, nth, count"},
-    {"spurious-irq", kAt | kEvery | kCount | kBits, "bits, at, every, count"},
-    {"irq-race", kAt | kNth | kCount | kBits | kAfter, "after=read|ack, at, nth, count, bits"},
-    {"tx-stop-fetch", kAt | kNth, "at, frame"},
+#define RTL8168_FAULT_CLASS_INFO(code, Name, name, counts, keys, needs, needs_help, help, doc) \
+  {code, name, counts, keys, needs, needs_help, help},
+    RTL8168_FAULT_CLASSES(RTL8168_FAULT_CLASS_INFO)
+#undef RTL8168_FAULT_CLASS_INFO
 };
 static_assert(std::size(kClasses) == static_cast<size_t>(FaultClass::kCount));
+constexpr bool codes_in_order() {
+  for (size_t i = 0; i < std::size(kClasses); i++) {
+    if (kClasses[i].code != i) return false;
+  }
+  return true;
+}
+static_assert(codes_in_order(), "fault_classes.h: codes 0, 1, 2, ... in list order");
+
+const ClassInfo& class_info(FaultClass c) { return kClasses[static_cast<size_t>(c)]; }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -97,8 +107,10 @@ std::string hex(uint64_t v) {
 }  // namespace
 
 const char* fault_class_name(FaultClass c) {
-  return c < FaultClass::kCount ? kClasses[static_cast<size_t>(c)].name : "unknown";
+  return c < FaultClass::kCount ? class_info(c).name : "unknown";
 }
+
+bool FaultInjector::timed(FaultClass c) { return class_info(c).counts == kTimed; }
 
 std::string parse_fault(std::string_view text, FaultSpec& out) {
   text = trim(text);
@@ -153,9 +165,7 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
     else
       return quoted + "unknown key '" + std::string(key) + "' (" + info.name + " takes " +
              info.help + ")";
-    const bool frames = f.cls == FaultClass::RxWithhold || f.cls == FaultClass::RxFifoOver ||
-                        f.cls == FaultClass::TxStopFetch;
-    if (key == "frame" && !frames) {
+    if (key == "frame" && info.counts != kFrames) {
       return quoted + info.name + " takes no 'frame': it counts no frames (" + info.help + ")";
     }
     if (key == "duplex") {
@@ -250,30 +260,24 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
     rest = rest.substr(comma + 1);
   }
   // What each class needs, and the defaults that differ from "fire once".
+  if ((given & info.needs) != info.needs) return quoted + info.name + " needs " + info.needs_help;
   switch (f.cls) {
     case FaultClass::DmaRead:
     case FaultClass::DmaWrite:
       if (f.window && !count_given) f.count = FaultSpec::kAll;  // every access to the window
       break;
     case FaultClass::IrqRace:
-      if (!(given & kAfter)) return quoted + "irq-race needs after=read or after=ack";
       if (!count_given) f.count = FaultSpec::kAll;  // after each read / ack
       break;
     case FaultClass::Link:
-      if (!(given & kLinkAct)) return quoted + "link needs one of down, up, flap, speed=";
       if (duplex_given && f.link != LinkAction::Speed) return quoted + "duplex goes with speed=";
-      [[fallthrough]];
-    case FaultClass::SpuriousIrq:
-      if (f.cls == FaultClass::SpuriousIrq && !(given & kBits))
-        return quoted + "spurious-irq needs bits=";
-      if (f.count != 1 && f.every == 0) return quoted + "count above 1 needs every=";
-      if (f.every != 0 && !count_given) f.count = FaultSpec::kAll;
-      break;
-    case FaultClass::AutonegSlow:
-      if (!(given & kDelay)) return quoted + "autoneg-slow needs delay=";
       break;
     default:
       break;
+  }
+  if (info.counts == kTimed) {
+    if (f.count != 1 && f.every == 0) return quoted + "count above 1 needs every=";
+    if (f.every != 0 && !count_given) f.count = FaultSpec::kAll;
   }
   out = f;
   return {};
@@ -301,13 +305,12 @@ std::string parse_fault_list(std::string_view text, std::vector<FaultSpec>& out)
 }
 
 std::string format_fault(const FaultSpec& f) {
-  std::string s = fault_class_name(f.cls);
+  const ClassInfo& info = class_info(f.cls);
+  std::string s = info.name;
   std::vector<std::string> kv;
-  const bool frames = f.cls == FaultClass::RxWithhold || f.cls == FaultClass::RxFifoOver ||
-                      f.cls == FaultClass::TxStopFetch;
-  if (f.cls == FaultClass::IrqRace)
-    kv.push_back(f.after == RaceAfter::Read ? "after=read" : "after=ack");
-  if (f.cls == FaultClass::Link) {
+  // The keys in a fixed order, each where the class takes it.
+  if (info.keys & kAfter) kv.push_back(f.after == RaceAfter::Read ? "after=read" : "after=ack");
+  if (info.keys & kLinkAct) {
     switch (f.link) {
       case LinkAction::Down:
         kv.push_back("down");
@@ -324,14 +327,15 @@ std::string format_fault(const FaultSpec& f) {
         break;
     }
   }
-  if (f.cls == FaultClass::AutonegSlow) kv.push_back("delay=" + std::to_string(f.delay));
+  if (info.keys & kDelay) kv.push_back("delay=" + std::to_string(f.delay));
   if (f.bits) kv.push_back("bits=" + hex(f.bits));
   if (f.window) kv.push_back("addr=" + hex(f.lo) + "-" + hex(f.hi));
   if (f.at || f.at_relative)
     kv.push_back(std::string("at=") + (f.at_relative ? "+" : "") + std::to_string(f.at));
-  if (f.nth != 1) kv.push_back((frames ? "frame=" : "nth=") + std::to_string(f.nth));
+  if (f.nth != 1)
+    kv.push_back((info.counts == kFrames ? "frame=" : "nth=") + std::to_string(f.nth));
   if (f.every) kv.push_back("every=" + std::to_string(f.every));
-  if (f.cls != FaultClass::TxStopFetch) {
+  if (info.keys & kCount) {
     kv.push_back("count=" +
                  (f.count == FaultSpec::kAll ? std::string("all") : std::to_string(f.count)));
   }

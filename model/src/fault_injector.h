@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "events.h"
+#include "rtl8168/fault_classes.h"
 #include "state_io.h"
 #include "timing.h"
 
@@ -35,21 +36,16 @@ namespace rtl8168sim {
 
 class Device;
 
-// The DMA classes take the paths a failed host DMA takes: TxErr/RxErr with
-// SYSErr, and a failed TX write-back stops the TX engine until a restart
+// The classes, their spec names and keys: rtl8168/fault_classes.h. The DMA
+// classes take the paths a failed host DMA takes: TxErr/RxErr with SYSErr,
+// and a failed TX write-back stops the TX engine until a restart
 // (tx_engine.cc stop_on_error). r8169 rtl8169_interrupt treats SYSErr as a
 // PCI error (rtl8169_pcierr_interrupt -> rtl_reset_work); since 10ce0db78700
 // "r8169: avoid unsolicited interrupts" only on mac_version <= VER_06.
 enum class FaultClass : uint8_t {
-  DmaRead,      // a DMA read fails (the host is not asked)
-  DmaWrite,     // a DMA write fails (guest memory untouched)
-  RxWithhold,   // an RX descriptor fetch finds no buffer (RDU: RxOverflow)
-  RxFifoOver,   // a received frame overflows the RX FIFO (RxFIFOOver)
-  Link,         // carrier down / up / flap, or the partner changes speed/duplex
-  AutonegSlow,  // an autonegotiation takes `delay` longer
-  SpuriousIrq,  // unsolicited IntrStatus bits
-  IrqRace,      // a device event right after an IntrStatus read or ack
-  TxStopFetch,  // the TX engine stops fetching descriptors until restarted
+#define RTL8168_FAULT_CLASS_ENUM(code, Name, ...) Name = code,
+  RTL8168_FAULT_CLASSES(RTL8168_FAULT_CLASS_ENUM)
+#undef RTL8168_FAULT_CLASS_ENUM
   kCount
 };
 
@@ -128,7 +124,7 @@ class FaultInjector {
     uint64_t fired = 0;
     uint64_t base = 0;  // tx-stop-fetch: tx_frames when installed
   };
-  static bool timed(FaultClass c) { return c == FaultClass::Link || c == FaultClass::SpuriousIrq; }
+  static bool timed(FaultClass c);  // fires on the clock (fault_classes.h: kTimed)
   Time due(const Fault& f) const;
   void install(FaultSpec spec);
   // Counts one occurrence for `f`; true when the fault fires on it (the

@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rtl8168/fault_classes.h" /* the classes the fault_fired trace event names */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -143,6 +145,34 @@ typedef struct rtl8168_pci_identity {
 } rtl8168_pci_identity;
 
 void rtl8168_config_pci_identity(const rtl8168_config *cfg, rtl8168_pci_identity *out);
+
+/* ---- chip profiles ------------------------------------------------------ */
+
+/* Every chip the model knows, for hosts and tools that must not copy the
+ * profile table (the qtest, the guest scenarios, the fuzz target, the
+ * scripts: `rtl8168-bench chips --json` prints this list). Strings are
+ * static and NUL-terminated. */
+enum { RTL8168_PHY_PATH_PHYAR = 1, RTL8168_PHY_PATH_GPHY_OCP = 2 };
+typedef struct rtl8168_chip_info {
+  const char *id;             /* the `chip` parameter: "8168h" */
+  const char *name;           /* r8169's name: "RTL8168h/8111h" */
+  const char *r8169_version;  /* the RTL_GIGA_MAC_VER_* r8169 maps its XID to */
+  const char *firmware;       /* the rtl_nic/ file r8169 asks for, "" if none */
+  uint32_t txconfig_reset;    /* TxConfig at power-on (XID in bits 31:20) */
+  uint16_t xid;               /* (TxConfig >> 20) & 0xfcf, as r8169 reads it */
+  uint32_t phy_id;            /* MII PHYSID1 << 16 | PHYSID2 */
+  unsigned phy_paths;         /* RTL8168_PHY_PATH_* bits: how a driver reaches the PHY */
+  bool mac_ocp;               /* MAC OCP space behind OCPDR (8168g class) */
+  bool side_buses;            /* ERI / EPHY / CSI */
+  uint32_t reg_window;        /* bytes of registers behind the BARs */
+  uint32_t max_frame;         /* the largest frame it sends (jumbo limit) */
+  unsigned tx_queues, rx_queues;  /* rows of its ring table */
+  rtl8168_pci_identity pci;
+} rtl8168_chip_info;
+
+size_t rtl8168_chip_count(void);
+/* Fill `out` for chip `index` (0..count-1). Returns 0, or -1 past the end. */
+int rtl8168_chip_at(size_t index, rtl8168_chip_info *out);
 
 /* ---- device lifetime -------------------------------------------------- */
 
@@ -292,33 +322,20 @@ const char *rtl8168_trace_category_name(rtl8168_trace_category category);
  * length the full line needs; an unknown kind formats as "unknown"). */
 size_t rtl8168_trace_format(unsigned kind, const uint64_t *args, char *buf, size_t buflen);
 
-/* Model-side counters (a superset of the DTCCR tally block). */
+/* Model-side counters (a superset of the DTCCR tally block): one uint64_t
+ * per line of rtl8168/stats.def (its name and what it counts), in that order. */
 typedef struct rtl8168_stats {
-  uint64_t tx_frames, tx_bytes;            /* frames put on the wire */
-  uint64_t tx_errors;                      /* TxErr events */
-  uint64_t tx_dma_errors;                  /* failed descriptor/data reads */
-  uint64_t tx_bad_descriptors;             /* FS/LS misuse, zero/huge length, MSS 0 */
-  uint64_t tx_doorbells, tx_doorbells_ignored; /* NPQ writes, lossy-txpoll drops */
-  uint64_t rx_frames, rx_bytes;            /* delivered to the guest */
-  uint64_t rx_dropped_filter;              /* not for us (RxConfig/MAR) */
-  uint64_t rx_dropped_no_desc;             /* RxOverflow: no owned descriptor */
-  uint64_t rx_dropped_disabled;            /* RxEn clear */
-  uint64_t rx_dropped_too_long;            /* over RxMaxSize / buffer */
-  uint64_t rx_dropped_dma;                 /* descriptor/data DMA failed */
-  uint64_t rx_dropped_runt;                /* shorter than 14 bytes */
-  uint64_t msi_sent, intx_edges;
-  uint64_t bad_access;                     /* unsupported register accesses */
-  uint64_t ring_no_eor;                    /* ring walks that hit the bound */
-  uint64_t tx_dropped_link_down;           /* sent while the link was down */
-  uint64_t sys_errors;                     /* SYSErr events (failed DMA) */
-  uint64_t tx_writeback_errors;            /* failed descriptor write-backs (TX stops) */
-  uint64_t bad_calls;                      /* API misuse (e.g. receive of a NULL frame) */
-  uint64_t work_yields;                    /* entry points that hit the work bound */
-  uint64_t faults_fired;                   /* injected faults fired (rtl8168_fault_add) */
-  uint64_t rx_dropped_fifo_over;           /* RX FIFO overflow forced by rx-fifo-over */
+#define RTL8168_STAT(name, blob, fault_drop, doc) uint64_t name;
+#include "rtl8168/stats.def"
+#undef RTL8168_STAT
 } rtl8168_stats;
 
 void rtl8168_get_stats(const rtl8168 *dev, rtl8168_stats *out);
+/* The counters as one JSON object, {"tx_frames": 12, "tx_bytes": 780, ...}:
+ * every field of rtl8168_stats by name, in its order (QEMU's x-stats). A NULL
+ * dev gives every counter 0. snprintf semantics: returns the length the full
+ * text needs. */
+size_t rtl8168_stats_json(const rtl8168 *dev, char *buf, size_t buflen);
 
 /* Human-readable chip name ("RTL8168c/8111c"). */
 const char *rtl8168_chip_name(const rtl8168 *dev);

@@ -83,9 +83,14 @@ bool Driver::probe() {
   const uint32_t txconfig = host.r32(kTxConfig);
   EXPECT_EQ((txconfig >> 20) & 0xfcf, cfg.expect_xid) << "XID";
   host.r16(kCPlusCmd);
-  host.w32(kRxConfig, kRxConfigDriver);
+  // rtl_init_rxcfg: RX_EARLY_OFF (bit 11) for VER_40..52.
+  host.w32(kRxConfig, kRxConfigDriver | (cfg.g_class ? 0x800u : 0u));
   host.w16(kIntrMask, 0);
   host.w16(kIntrStatus, 0xffff);
+  if (cfg.g_class && !hw_init_8168g()) {
+    ADD_FAILURE() << "probe: rtl_hw_init_8168g poll timed out";
+    return false;
+  }
   host.r8(kChipCmd);
   if (!chip_reset()) {
     ADD_FAILURE() << "probe: ChipCmd reset never self-cleared";
@@ -148,6 +153,13 @@ void Driver::hw_start() {
   host.w32(kRxDescAddrHigh, static_cast<uint32_t>(kRxRing >> 32));
   host.w32(kRxDescAddrLow, static_cast<uint32_t>(kRxRing));
   host.w8(kCfg9346, kCfg9346Lock);
+  if (cfg.g_class) {
+    // rtl_hw_start_8168h_1: rtl_disable_rxdvgate, and MAC OCP settings.
+    host.w32(kMisc, host.r32(kMisc) & ~kRxdvGatedEn);
+    mac_ocp_write(0xe056, static_cast<uint16_t>((mac_ocp_read(0xe056) & ~0x00f0) | 0x0070));
+    mac_ocp_write(0xe63e, 0x0001);
+    mac_ocp_write(0xe63e, 0x0000);
+  }
   host.r8(kChipCmd);
   host.w8(kChipCmd, kCmdTxEnb | kCmdRxEnb);
   host.w32(kRxConfig, kRxConfigDriver);
@@ -191,7 +203,52 @@ bool Driver::open() {
 
 // ---- PHY ----------------------------------------------------------------------------
 
+// r8168g_mdio_read/write: page selects stay in the driver (ocp_base).
+static uint16_t g_ocp_addr(uint16_t base, unsigned reg) {
+  return static_cast<uint16_t>(base == 0xa400 ? base + 2 * reg : base + 2 * (reg - 0x10));
+}
+
+std::optional<uint16_t> Driver::phy_ocp_read(uint16_t addr) {
+  host.w32(kGphyOcp, static_cast<uint32_t>(addr) << 15);
+  // rtl_loop_wait_high(rtl_ocp_gphy_cond, 25, 10)
+  if (!poll([&] { return (host.r32(kGphyOcp) & kPHYARFlag) != 0; }, 25'000, 250'000)) return std::nullopt;
+  return static_cast<uint16_t>(host.r32(kGphyOcp) & 0xffff);
+}
+
+bool Driver::phy_ocp_write(uint16_t addr, uint16_t val) {
+  host.w32(kGphyOcp, kPHYARFlag | static_cast<uint32_t>(addr) << 15 | val);
+  return poll([&] { return (host.r32(kGphyOcp) & kPHYARFlag) == 0; }, 25'000, 250'000);
+}
+
+uint16_t Driver::mac_ocp_read(uint16_t addr) {
+  host.w32(kOcpdr, static_cast<uint32_t>(addr) << 15);
+  return static_cast<uint16_t>(host.r32(kOcpdr));
+}
+
+void Driver::mac_ocp_write(uint16_t addr, uint16_t val) {
+  host.w32(kOcpdr, kPHYARFlag | static_cast<uint32_t>(addr) << 15 | val);
+}
+
+bool Driver::hw_init_8168g() {
+  host.w32(kMisc, host.r32(kMisc) | kRxdvGatedEn);
+  bool ok = poll([&] { return (host.r32(kTxConfig) & kTxCfgEmpty) != 0; }, 100'000, 4'200'000);
+  ok &= poll([&] { return (host.r8(kMcu) & kMcuRxTxEmpty) == kMcuRxTxEmpty; }, 100'000, 4'200'000);
+  host.w8(kChipCmd, static_cast<uint8_t>(host.r8(kChipCmd) & ~(kCmdTxEnb | kCmdRxEnb)));
+  host.advance(1'000'000);
+  host.w8(kMcu, static_cast<uint8_t>(host.r8(kMcu) & ~kMcuNowIsOob));
+  auto ll_ready = [&] { return poll([&] { return (host.r8(kMcu) & kMcuLinkListRdy) != 0; }, 100'000, 4'200'000); };
+  mac_ocp_write(0xe8de, static_cast<uint16_t>(mac_ocp_read(0xe8de) & ~0x4000));
+  ok &= ll_ready();
+  mac_ocp_write(0xe8de, static_cast<uint16_t>(mac_ocp_read(0xe8de) | 0x8000));
+  ok &= ll_ready();
+  return ok;
+}
+
 std::optional<uint16_t> Driver::mdio_read(unsigned reg) {
+  if (cfg.g_class) {
+    if (reg == 0x1f) return static_cast<uint16_t>(ocp_base == 0xa400 ? 0 : ocp_base >> 4);
+    return phy_ocp_read(g_ocp_addr(ocp_base, reg));
+  }
   host.w32(kPHYAR, (reg & 0x1f) << 16);
   const bool done =
       poll([&] { return (host.r32(kPHYAR) & kPHYARFlag) != 0; }, mdio_poll_step_ns, 10'000'000);
@@ -202,6 +259,15 @@ std::optional<uint16_t> Driver::mdio_read(unsigned reg) {
 }
 
 bool Driver::mdio_write(unsigned reg, uint16_t val) {
+  if (cfg.g_class) {
+    if (reg == 0x1f) {
+      ocp_base = static_cast<uint16_t>(val ? val << 4 : 0xa400);
+      return true;
+    }
+    const bool done = phy_ocp_write(g_ocp_addr(ocp_base, reg), val);
+    if (!done) ADD_FAILURE() << "GPHY_OCP write of reg " << reg << " never completed";
+    return done;
+  }
   host.w32(kPHYAR, kPHYARFlag | (reg & 0x1f) << 16 | val);
   const bool done =
       poll([&] { return (host.r32(kPHYAR) & kPHYARFlag) == 0; }, mdio_poll_step_ns, 10'000'000);
@@ -211,6 +277,17 @@ bool Driver::mdio_write(unsigned reg, uint16_t val) {
 }
 
 bool Driver::phy_config() {
+  if (cfg.g_class) {
+    // rtl8168h_2_hw_phy_config, its first steps (docs/R8168H.md): r8168g_phy_param
+    // through page 0xa43 registers 0x13/0x14, then paged modifies.
+    bool ok = mdio_write(kMiiPage, 0x0a43) && mdio_write(0x13, 0x808a);
+    const auto v = mdio_read(0x14);
+    ok &= v && mdio_write(0x14, static_cast<uint16_t>((*v & ~0x003f) | 0x000a));
+    const auto aldps = mdio_read(0x10);
+    ok &= aldps && mdio_write(0x10, static_cast<uint16_t>(*aldps & ~0x0004));
+    ok &= mdio_write(kMiiPage, 0);
+    return ok;
+  }
   // rtl8168c hw_phy_config as listed in docs/R8169.md §A "Open" step 2.
   bool ok = true;
   ok &= mdio_write(kMiiPage, 1);

@@ -33,6 +33,11 @@ struct DriverConfig {
   uint32_t expect_xid = 0x3c4;       // probe checks the chip (8168evl: 0x2c8)
   uint16_t expect_phy_id2 = 0xc912;  // and its PHY (8168evl: 0xc800)
   uint64_t link_timeout_ns = 3'000'000'000;
+  // Drive the chip as r8169 drives the 8168g class (VER_40 and later; the
+  // 8168h is VER_46): PHY through GPHY_OCP with r8168g_mdio_* paging,
+  // rtl_hw_init_8168g at probe, the RXDV gate opened at start
+  // (rtl_hw_start_8168h_1).
+  bool g_class = false;
 };
 
 enum class Queue { kNormal, kHigh };
@@ -101,6 +106,13 @@ class Driver {
   // ---- PHY over PHYAR ----
   std::optional<uint16_t> mdio_read(unsigned reg);
   bool mdio_write(unsigned reg, uint16_t val);
+  // 8168g class (r8168_phy_ocp_read/write, r8168_mac_ocp_read/write).
+  std::optional<uint16_t> phy_ocp_read(uint16_t addr);
+  bool phy_ocp_write(uint16_t addr, uint16_t val);
+  uint16_t mac_ocp_read(uint16_t addr);
+  void mac_ocp_write(uint16_t addr, uint16_t val);
+  bool hw_init_8168g();  // rtl_hw_init_8168g: false when a poll timed out
+  uint16_t ocp_base = 0xa400;  // r8168g_mdio_write's page state (tp->ocp_base)
   bool phy_config();      // r8169_hw_phy_config for 8168c (PC 369)
   bool phy_soft_reset();  // genphy_soft_reset: RESET|ANRESTART, poll RESET clear
   bool phy_start();       // advertise, BMCR |= ANENABLE|ANRESTART

@@ -32,6 +32,16 @@ inline constexpr uint32_t kTimerInt = 0x58;  // timer interrupt compare value
 inline constexpr uint32_t kConfig1 = 0x52;
 inline constexpr uint32_t kConfig3 = 0x54;
 inline constexpr uint32_t kPHYAR = 0x60;
+// 8168g class (RTL8168g/h): MAC OCP data port, PHY OCP port, MCU status, MISC.
+inline constexpr uint32_t kOcpdr = 0xb0;
+inline constexpr uint32_t kGphyOcp = 0xb8;
+inline constexpr uint32_t kMcu = 0xd3;
+inline constexpr uint32_t kMisc = 0xf0;
+inline constexpr uint8_t kMcuNowIsOob = 0x80;
+inline constexpr uint8_t kMcuRxTxEmpty = 0x30;  // TX_EMPTY | RX_EMPTY
+inline constexpr uint8_t kMcuLinkListRdy = 0x02;
+inline constexpr uint32_t kRxdvGatedEn = 1u << 19;
+inline constexpr uint32_t kTxCfgEmpty = 1u << 11;
 inline constexpr uint32_t kPHYstatus = 0x6c;
 inline constexpr uint32_t kRxMaxSize = 0xda;
 inline constexpr uint32_t kCPlusCmd = 0xe0;
