@@ -10,14 +10,19 @@ eth0_irq_kind() {
   grep -E 'eth0' /proc/interrupts | grep -oE '(IR-)?PCI-MSI[X]?|IO-APIC' | head -1
 }
 
-# What r8169 must report for each chip profile (R_chip, from run-guest's --device-props chip=):
-# rtl_chip_infos name, XID, the PHY driver that binds, the firmware r8169 asks for (absent in the
-# image: r8169 logs it and carries on, as on hardware without linux-firmware).
+# What r8169 must report for the chip profile (R_chip, from run-guest's --device-props chip=): the
+# identity the model lists (rtl8168-bench chips: rtl_chip_infos name, XID, PHY ID, the firmware
+# r8169 asks for, absent in the image: r8169 logs it and carries on, as on hardware without
+# linux-firmware), which run-guest passes as R_chip_name/_xid/_phy/_fw. The PHY driver that binds
+# is Linux's choice for the PHY ID (realtek.c).
 chip_expect() {
-  case "${R_chip:-8168c}" in
-    8168evl) CHIP_NAME="RTL8168evl/8111evl" CHIP_XID=2c8 CHIP_PHY="Generic FE-GE Realtek PHY"
-             CHIP_FW="rtl_nic/rtl8168e-3.fw" ;;
-    *)       CHIP_NAME="RTL8168c/8111c" CHIP_XID=3c4 CHIP_PHY="RTL8211B" CHIP_FW="" ;;
+  CHIP_NAME="${R_chip_name:?run-guest passes rtl8168.chip_name}" CHIP_XID="${R_chip_xid:?}"
+  CHIP_FW="${R_chip_fw:-}"
+  [ "$CHIP_FW" = - ] && CHIP_FW=""
+  case "${R_chip_phy:?}" in
+    001cc912) CHIP_PHY="RTL8211B" ;;
+    001cc800) CHIP_PHY="Generic FE-GE Realtek PHY" ;;
+    *)        CHIP_PHY="PHY [0-9a-f:.]* driver" ;;
   esac
 }
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, NoReturn
 
-from . import faultctl, launch, protocol, qemu
+from . import chips, faultctl, launch, protocol, qemu
 from .result import HarnessError, Kind, Outcome
 
 REPO = qemu.REPO
@@ -98,8 +98,13 @@ def append_line(s: Spec, ports: dict, net_env: dict,
             a += f" rtl8168.{role}={ports[role]}"
     if s.net == "tap":
         a += f" rtl8168.peer={net_env['guest_peer']} rtl8168.ip={net_env['guest_ip']}"
-    # the scenarios check that r8169 names this chip (guest-tests/scenarios/common.sh)
+    # the scenarios check that r8169 names this chip, with the identity the model lists
+    # (guest-tests/scenarios/common.sh chip_expect; lablib.chips)
     a += f" rtl8168.chip={chip_of(s.device_props)}"
+    if s.nic == "rtl8168":
+        c = chips.chip(chip_of(s.device_props), env)
+        a += (f" rtl8168.chip_name={c['name']} rtl8168.chip_xid={c['xid'][2:]}"
+              f" rtl8168.chip_phy={c['phy_id'][2:]} rtl8168.chip_fw={c['firmware'] or '-'}")
     if s.iommu:
         # rtl8168.iommu=1 -> R_iommu: the scenarios assert the NIC's DMA is translated
         a += f" {qemu.IOMMU_APPEND} rtl8168.iommu=1"
