@@ -70,6 +70,7 @@ typedef struct Chip {
 static const Chip chips[] = {
     { "8168c", 0x3c400000, 0x02, 0xc912 },
     { "8168evl", 0x2c800800, 0x06, 0xc800 },   /* bit 11: TX FIFO empty */
+    { "8168h", 0x54100800, 0x15, 0xc800 },     /* VER_46 (XID 0x541) */
 };
 
 typedef struct Rtl {
@@ -512,6 +513,54 @@ static void test_phyar(const void *data)
     g_assert_cmphex(mdio_read(&r, 4), ==, adv ^ 0x0400);
     mdio_write(&r, 4, adv);
     g_assert_cmphex(mdio_read(&r, 4), ==, adv);
+    rtl_stop(&r);
+}
+
+/*
+ * The 8168g class (8168h): MAC OCP through OCPDR (0xb0) answers a read at
+ * once (r8168_mac_ocp_read does not poll); the PHY through GPHY_OCP (0xb8)
+ * completes with the bit-31 handshake r8168_phy_ocp_read/write poll, its
+ * C22 registers at 0xa400 + 2r; every 32-bit value names an even word.
+ */
+#define OCPDR 0xb0
+#define GPHY_OCP 0xb8
+#define MCU 0xd3
+
+static uint16_t gphy_ocp_access(Rtl *r, uint32_t cmd)
+{
+    int i;
+
+    wr32(r, GPHY_OCP, cmd);
+    for (i = 0; i < 10; i++) {
+        uint32_t v = rd32(r, GPHY_OCP);
+
+        if (!!(v & PHYAR_FLAG) != !!(cmd & PHYAR_FLAG)) {
+            return v & 0xffff;
+        }
+        step(r, 25 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+static void test_ocp(const void *data)
+{
+    const Chip *chip = data;
+    Rtl r;
+
+    rtl_start(&r, chip, ",timing=on");
+    wr32(&r, OCPDR, PHYAR_FLAG | 0xd412u << 15 | 0x03e8);
+    wr32(&r, OCPDR, 0xd412u << 15);
+    g_assert_cmphex(rd32(&r, OCPDR) & 0xffff, ==, 0x03e8);
+    g_assert_cmphex(gphy_ocp_access(&r, 0xa404u << 15), ==, 0x001c);  /* PHYSID1 */
+    g_assert_cmphex(gphy_ocp_access(&r, 0xa406u << 15), ==, chip->phy_id2);
+    gphy_ocp_access(&r, PHYAR_FLAG | 0xa5d0u << 15 | 0x0006);         /* EEE adv */
+    g_assert_cmphex(gphy_ocp_access(&r, 0xa5d0u << 15), ==, 0x0006);
+    /* Absurd commands decode to a word; nothing is refused or counted. */
+    gphy_ocp_access(&r, 0x7fffffff);
+    wr32(&r, OCPDR, 0xffffffff);
+    rd32(&r, OCPDR);
+    /* MCU: TX/RX FIFOs empty and the link list ready on an idle chip. */
+    g_assert_cmphex(rd8(&r, MCU) & 0x32, ==, 0x32);
     rtl_stop(&r);
 }
 
@@ -1284,6 +1333,7 @@ int main(int argc, char **argv)
     add("migrate-hostile", test_migrate_hostile);
     add("fault-qmp", test_fault_qmp);
     add("fault-hmp", test_fault_hmp);
+    qtest_add_data_func("/rtl8168/8168h/ocp", &chips[2], test_ocp);
 
     return g_test_run();
 }
