@@ -1365,7 +1365,13 @@ void configure(FuzzHost& h, Reader& r) {
     std::string value;
     if (name == "chip") {
       // Both profiles (profile.cc) and a name the config refuses.
-      value = !(sel & 1) ? "no-such-chip" : (sel & 2) ? "8168evl" : "8168c";
+      // A profile from the model's list (rtl8168_chip_at) or a name the
+      // config refuses. Bit 1 picks the 8168evl as it did when the corpus was
+      // written; bit 2 with it the chips added since (8168h, ...).
+      const size_t chips = rtl8168_chip_count();
+      rtl8168_chip_info c{};
+      const size_t idx = !(sel & 2) ? 0 : !(sel & 4) || chips < 3 ? 1 : 2 + (sel >> 3) % (chips - 2);
+      value = !(sel & 1) || rtl8168_chip_at(idx, &c) != 0 ? "no-such-chip" : c.id;
     } else if (name == "mac") {
       char b[18];
       std::snprintf(b, sizeof b, "%02x:%02x:%02x:%02x:%02x:%02x", (sel & 0xfe), v & 0xff,
