@@ -16,6 +16,7 @@ eth0_irq_kind() {
 # linux-firmware), which run-guest passes as R_chip_name/_xid/_phy/_fw. The PHY driver that binds
 # is Linux's choice for the PHY ID (realtek.c).
 chip_expect() {
+  [ "$NIC" = rtl8168 ] || return 0
   CHIP_NAME="${R_chip_name:?run-guest passes rtl8168.chip_name}" CHIP_XID="${R_chip_xid:?}"
   CHIP_FW="${R_chip_fw:-}"
   [ "$CHIP_FW" = - ] && CHIP_FW=""

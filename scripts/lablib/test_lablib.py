@@ -445,7 +445,10 @@ class QemuCommand(Tmp):
         ap = guest.append_line(s, {"sink": "4000", "source": "4001"}, {}, env={})
         self.assertEqual(ap, "console=ttyS0 quiet panic=-1 rtl8168.scenario=smoke "
                              "rtl8168.nic=rtl8168 rtl8168.bytes=64M rtl8168.sink=4000 "
-                             "rtl8168.source=4001 rtl8168.chip=8168evl")
+                             "rtl8168.source=4001 rtl8168.chip=8168evl "
+                             # the identity r8169 should report, from the model's chip list
+                             "rtl8168.chip_name=RTL8168evl/8111evl rtl8168.chip_xid=2c8 "
+                             "rtl8168.chip_phy=001cc800 rtl8168.chip_fw=rtl_nic/rtl8168e-3.fw")
         cmd = guest.command(s, Path("/img"), "/img/initramfs.cpio", ap, env=env, fw=[])
         self.assertEqual(cmd[0], "/opt/q")
         self.assertEqual(cmd[1:9], ["-nodefaults", "-no-reboot", "-display", "none", "-m",
@@ -538,7 +541,9 @@ class Iommu(Tmp):
     def test_command_lines(self):
         s = guest.Spec(kernel="6.1", scenario="smoke", bytes="64M", net="user", iommu=True)
         ap = guest.append_line(s, {}, {}, env={})
-        self.assertTrue(ap.endswith(" rtl8168.chip=8168c intel_iommu=on iommu.strict=1 "
+        self.assertTrue(ap.endswith(" rtl8168.chip=8168c rtl8168.chip_name=RTL8168c/8111c "
+                                    "rtl8168.chip_xid=3c4 rtl8168.chip_phy=001cc912 "
+                                    "rtl8168.chip_fw=- intel_iommu=on iommu.strict=1 "
                                     "iommu.passthrough=0 rtl8168.iommu=1"), ap)
         cmd = guest.command(s, Path("/img"), "/i", ap, env={"RTL8168_QEMU": "/q"}, fw=[])
         i = cmd.index("intel-iommu,intremap=on")
