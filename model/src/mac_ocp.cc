@@ -54,8 +54,6 @@ void MacOcp::visit(Archive& a) {
   a.io(ll_busy_);
 }
 
-const char* MacOcp::check() const { return nullptr; }
-
 std::span<const EventSpec> MacOcp::events() {
   static constexpr EventSpec kEvents[] = {
       {.kind = EventKind::LinkListReady,

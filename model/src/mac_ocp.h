@@ -52,7 +52,6 @@ class MacOcp {
   void on_link_list_ready();      // EventKind::LinkListReady
 
   void visit(Archive& a);
-  const char* check() const;
 
  private:
   uint16_t* word(uint16_t addr);
