@@ -34,8 +34,14 @@ rtl8168_config* rtl8168_config_new(void) { return new (std::nothrow) rtl8168_con
 void rtl8168_config_free(rtl8168_config* cfg) { delete cfg; }
 
 static rtl8168_pci_identity pci_identity(const rtl8168sim::PciIdentity& p) {
+  const rtl8168sim::PcieAspm& a = p.aspm;
+  // PCIe Base 7.5.3.3 / 7.5.3.6 field positions.
+  const uint32_t devcap = a.l1 ? (uint32_t{a.l0s_accept} << 6 | uint32_t{a.l1_accept} << 9) : 0;
+  const uint32_t lnkcap =
+      a.l1 ? (3u << 10 | uint32_t{a.l0s_exit} << 12 | uint32_t{a.l1_exit} << 15) : 0;
   return rtl8168_pci_identity{p.vendor_id, p.device_id, p.subsystem_vendor_id, p.subsystem_id,
-                              p.revision,  p.pm_offset, p.msi_offset,          p.pcie_offset};
+                              p.revision,  p.pm_offset, p.msi_offset,          p.pcie_offset,
+                              devcap,      lnkcap,      a.l1};
 }
 
 void rtl8168_config_pci_identity(const rtl8168_config* cfg, rtl8168_pci_identity* out) {
@@ -139,6 +145,11 @@ size_t rtl8168_receive(rtl8168* dev, uint64_t now, const uint8_t* frame, size_t 
   return dev->dev.receive(now, std::span<const uint8_t>(frame, len));
 }
 void rtl8168_set_link(rtl8168* dev, uint64_t now, bool up) { dev->dev.set_link(now, up); }
+
+void rtl8168_pci_config_write(rtl8168* dev, uint64_t now, uint32_t addr, uint32_t value,
+                              unsigned len) {
+  dev->dev.pci_config_write(now, addr, value, len);
+}
 
 size_t rtl8168_state_size(const rtl8168* dev) { return dev->dev.save().size(); }
 size_t rtl8168_state_save(const rtl8168* dev, uint8_t* buf, size_t buflen) {

@@ -21,6 +21,7 @@ TimingParams Config::effective_timing() const {
   z.chip_reset_time = z.dtccr_time = z.txpoll_ack_time = 0;
   z.eri_time = z.ephy_time = z.csi_time = 0;
   z.gphy_ocp_time = z.ll_init_time = 0;
+  z.aspm_l1_exit_time = 0;
   return z;
 }
 
@@ -166,6 +167,10 @@ const std::vector<Param>& params() {
        [](const Config& c) { return c.faults; }},
       uint_param("gphy-ocp-time", "ns", "One PHY register access through GPHY_OCP, command to completion flag (8168g class)", &TimingParams::gphy_ocp_time, 0, 1'000'000),
       uint_param("ll-init-time", "ns", "MCU link-list re-initialisation after a MAC OCP 0xe8de write: LINK_LIST_RDY low this long (8168g class)", &TimingParams::ll_init_time, 0, 1'000'000),
+      uint_param("aspm-l1-exit-time", "ns", "PCIe ASPM L1 exit: from the wake to the chip's first TLP (profiles that model L1: 8168h)", &TimingParams::aspm_l1_exit_time, 0, 1'000'000),
+      {{"aspm-l1-txpoll-lost", "bool", "Quirk (8168h): a TxPoll doorbell that finds the link in ASPM L1 wakes the link but does not start the transmitter (docs/HISTORY.md 'ASPM L1 TX timeouts')"},
+       [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.aspm_l1_txpoll_lost); },
+       [](const Config& c) { return on_off(c.quirks.aspm_l1_txpoll_lost); }},
   };
   return table;
 }

@@ -56,7 +56,7 @@ void Device::bad_call(Time now) {
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
     : regs(*cfg.profile->regs), irq(*this), phy(*this), tx(*this, *cfg.profile), txpoll(*this),
-      rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
+      rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), link(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
   // Validated when the parameter was set (config.cc); a schedule that does
   // not parse here installs nothing.
   if (!parse_fault_list(cfg_.faults, configured_faults_).empty()) configured_faults_.clear();
@@ -76,6 +76,7 @@ void Device::power_on_reset(Time now) {
   timer.reset();
   side.power_on(cfg_.mac);
   mac_ocp.power_on();
+  link.power_on();
   // Counters last: halting the engines counts what they drop (frames in the
   // RX FIFO), and a reset device starts from zero.
   stats = rtl8168_stats{};
@@ -213,6 +214,7 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
 uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
+  link.host_access();
   if (above_file(off, size)) {
     trace.unassigned_access(off, size, 0);
     finish_entry();
@@ -242,6 +244,7 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
 void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
+  access_woke_link_ = link.host_access();
   if (above_file(off, size)) {
     trace.unassigned_access(off, size, 1);
     finish_entry();
@@ -268,6 +271,15 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
     const auto first_byte = static_cast<uint8_t>(r >= off ? value >> (8 * (r - off)) : 0);
     on_write_hook(regs.hook_of(r), r, first_byte, old_cmd);
   }
+  access_woke_link_ = false;
+  advance_to(now_);
+  finish_entry();
+}
+
+void Device::pci_config_write(Time now, uint32_t addr, uint32_t value, unsigned len) {
+  Entry entry(*this, now);
+  advance_to(now);
+  link.config_write(addr, value, len);
   advance_to(now_);
   finish_entry();
 }
@@ -276,7 +288,7 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
 // table names the hook of each).
 void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_cmd) {
   switch (hook) {
-    case Hook::TxPoll: txpoll.on_write(written); break;
+    case Hook::TxPoll: txpoll.on_write(written, access_woke_link_); break;
     case Hook::ChipCmd: {
       uint8_t cmd = regs.u8(reg::ChipCmd);
       if ((old_cmd & reg::CmdReset) && !(cmd & reg::CmdReset)) {

@@ -20,6 +20,7 @@
 #include "fault_injector.h"
 #include "irq.h"
 #include "mac_ocp.h"
+#include "pcie_link.h"
 #include "phy.h"
 #include "reg_file.h"
 #include "rtl8168/rtl8168.h"
@@ -55,6 +56,8 @@ class Device {
   bool can_receive(Time now);
   size_t receive(Time now, std::span<const uint8_t> frame);
   void set_link(Time now, bool up);
+  // A write to the function's PCI configuration space, as the guest made it.
+  void pci_config_write(Time now, uint32_t addr, uint32_t value, unsigned len);
   std::vector<uint8_t> save() const;
   std::string load(std::span<const uint8_t> blob);  // empty on success
   // Fault injection (fault_injector.h): add faults from a spec (empty string
@@ -99,8 +102,18 @@ class Device {
   void bad_call(Time now);
   void rx_ready();
   bool msi_enabled() const { return ops_.msi_enabled(ops_.opaque); }
-  void msi_notify() { ops_.msi_notify(ops_.opaque); }
-  void set_intx(int level) { ops_.set_intx(ops_.opaque, level); }
+  // Interrupt messages are TLPs: they end ASPM L1 (pcie_link.h).
+  void msi_notify() {
+    link.chip_message();
+    ops_.msi_notify(ops_.opaque);
+  }
+  void set_intx(int level) {
+    link.chip_message();
+    ops_.set_intx(ops_.opaque, level);
+  }
+  // A DMA the chip is about to start: the delay before its first TLP can go
+  // (what is left of an ASPM L1 exit; 0 on a link in L0).
+  Time link_wake() { return link.chip_dma(); }
   // PHY -> MAC: link state changed (PHYstatus from the PHY, LinkChg).
   void on_link_change();
   // irq-race (fault_injector.h): is a device event pending that could run
@@ -118,6 +131,7 @@ class Device {
   ChipTimer timer;
   SideBus side;  // ERI / EPHY / CSI of profiles with side_buses
   MacOcp mac_ocp;  // the MAC OCP space of profiles with mac_ocp (8168g class)
+  PcieLink link;   // ASPM L1 of profiles that model it (8168h)
   rtl8168_stats stats{};
   FaultInjector faults{*this};  // the fault schedule (test-bench state)
   // Typed trace events (rtl8168/trace_events.def): trace.reg_read(off, size, v).
@@ -160,6 +174,9 @@ class Device {
   Time entry_now_ = 0;
   uint64_t work_dma_ = 0, work_frames_ = 0;
   bool yielded_ = false;
+  // The register write being handled found the link in ASPM L1 (TxPoll's
+  // aspm-l1-txpoll-lost quirk asks).
+  bool access_woke_link_ = false;
 };
 
 }  // namespace rtl8168sim

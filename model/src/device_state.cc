@@ -41,6 +41,7 @@ constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending 
 // the fault-injection part of the blob.
 #define RTL8168_STAT_MAIN(name) &rtl8168_stats::name,
 #define RTL8168_STAT_FAULTS(name)
+#define RTL8168_STAT_LINK(name)
 #define RTL8168_STAT(name, blob, fault_drop, doc) RTL8168_STAT_##blob(name)
 constexpr uint64_t rtl8168_stats::*kStatsFields[] = {
 #include "rtl8168/stats.def"
@@ -52,10 +53,19 @@ constexpr uint64_t rtl8168_stats::*kStatsFields[] = {
 constexpr uint64_t rtl8168_stats::*kFaultStatsFields[] = {
 #include "rtl8168/stats.def"
 };
+#undef RTL8168_STAT_FAULTS
+#undef RTL8168_STAT_LINK
+#define RTL8168_STAT_FAULTS(name)
+#define RTL8168_STAT_LINK(name) &rtl8168_stats::name,
+constexpr uint64_t rtl8168_stats::*kLinkStatsFields[] = {
+#include "rtl8168/stats.def"
+};
 #undef RTL8168_STAT
 #undef RTL8168_STAT_MAIN
 #undef RTL8168_STAT_FAULTS
-static_assert((std::size(kStatsFields) + std::size(kFaultStatsFields)) * sizeof(uint64_t) ==
+#undef RTL8168_STAT_LINK
+static_assert((std::size(kStatsFields) + std::size(kFaultStatsFields) +
+               std::size(kLinkStatsFields)) * sizeof(uint64_t) ==
                   sizeof(rtl8168_stats),
               "every rtl8168_stats field is in one part of the blob (stats.def)");
 
@@ -126,6 +136,12 @@ void Device::visit_state(Archive& a, std::string* why) {
   for (const auto field : kFaultStatsFields) a.io(stats.*field);
   phy.visit_faults(a);
   faults.visit(a);
+  // The PCIe link's power state and its counters (profiles that model ASPM
+  // L1 only: the other profiles' blobs are unchanged).
+  if (cfg_.profile->pci.aspm.l1) {
+    link.visit(a);
+    for (const auto field : kLinkStatsFields) a.io(stats.*field);
+  }
 }
 
 std::vector<uint8_t> Device::save() const {
@@ -212,6 +228,7 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
   if (!why) why = timer.check(now_);
   if (!why && cfg_.profile->side_buses) why = side.check();
   if (!why) why = faults.check();
+  if (!why && link.modelled()) why = link.check(now_);
   if (!why) why = check_events();
   if (why) {
     err = std::string("inconsistent state blob: ") + why;

@@ -22,7 +22,7 @@ std::array<const EventSpec*, kKinds> collect() {
   for (const std::span<const EventSpec> list :
        {Phy::events(), Device::events(), Tally::events(), TxEngine::events(), RxEngine::events(),
         Irq::events(), ChipTimer::events(), SideBus::events(), FaultInjector::events(),
-        MacOcp::events()}) {
+        MacOcp::events(), PcieLink::events()}) {
     for (const EventSpec& spec : list) {
       const auto k = static_cast<size_t>(spec.kind);
       if (k >= kKinds || table[k]) {
@@ -43,8 +43,10 @@ std::array<const EventSpec*, kKinds> collect() {
 
 }  // namespace
 
+// A read may first wait for the link to leave ASPM L1 (Device::link_wake).
 Time max_paced_read_delay(const Device& d, uint64_t bytes) {
-  return std::max<Time>(dma_read_time(d.timing(), bytes), RTL8168_WORK_YIELD_NS);
+  return std::max<Time>(d.timing().aspm_l1_exit_time + dma_read_time(d.timing(), bytes),
+                        RTL8168_WORK_YIELD_NS);
 }
 
 const EventSpec& event_spec(EventKind kind) {

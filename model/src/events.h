@@ -41,6 +41,7 @@ enum class EventKind : uint8_t {
   RxPrefetchDone,   // the RX engine's read of the next descriptor completed
   GphyOcpDone,      // a PHY access through GPHY_OCP finished (8168g class)
   LinkListReady,    // the MCU's link list is ready again (8168g class, mac_ocp.h)
+  AspmIdle,         // the link's L1 entrance timer ran out (pcie_link.h)
   kCount
 };
 

@@ -120,7 +120,13 @@ constexpr ChipProfile k8168h{
             .revision = 0x15,
             .pm_offset = 0x40,
             .msi_offset = 0x50,
-            .pcie_offset = 0x70},
+            .pcie_offset = 0x70,
+            // As lspci -vv reports the RTL8111H: "LnkCap: ... ASPM L0s L1, Exit
+            // Latency L0s unlimited, L1 <64us", "DevCap: ... Latency L0s <512ns,
+            // L1 <64us". Linux then never enables L0s on it (the exit latency
+            // exceeds any acceptable one, aspm.c pcie_aspm_check_latency), and
+            // L1 only behind a port that advertises it (pcie_link.h).
+            .aspm = {.l1 = true, .l0s_exit = 7, .l1_exit = 6, .l0s_accept = 3, .l1_accept = 6}},
     .regs = &kRegLayout8168g,
     .reg_window = reg::kFileSize,
     .irq = k8168Irq,
@@ -134,7 +140,10 @@ constexpr ChipProfile k8168h{
     .exgmac_filter = false,
     .txcfg_empty = true,
     .mac_ocp = true,
-    .quirks = {.lossy_txpoll = false, .evl_short_csum = false, .evl_tso_defects = false},
+    .quirks = {.lossy_txpoll = false,
+               .evl_short_csum = false,
+               .evl_tso_defects = false,
+               .aspm_l1_txpoll_lost = true},
     .timing = k8168hTiming,
 };
 

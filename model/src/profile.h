@@ -25,11 +25,25 @@ namespace rtl8168sim {
 // PCI identity and the capability layout the shim builds (lspci -vv of the
 // real parts: PM 0x40, MSI 0x50, PCIe 0x70; MSI-X/VPD of the real 8168evl
 // are not modelled, r8169 then uses MSI).
+//
+// ASPM: what the PCI Express capability advertises beyond QEMU's defaults
+// (pcie_cap_v1_fill: L0s support, every latency 0) and whether the model
+// runs the link's power states (pcie_link.h). All zero: QEMU's defaults,
+// the link never leaves L0 (the 8168c and 8168evl profiles).
+struct PcieAspm {
+  bool l1;             // Link Capabilities ASPM support L0s and L1; L1 modelled
+  uint8_t l0s_exit;    // Link Capabilities 14:12, L0s exit latency (7: > 4 us)
+  uint8_t l1_exit;     // Link Capabilities 17:15, L1 exit latency (6: 32-64 us)
+  uint8_t l0s_accept;  // Device Capabilities 8:6, endpoint L0s acceptable latency (3: 512 ns)
+  uint8_t l1_accept;   // Device Capabilities 11:9, endpoint L1 acceptable latency (6: 64 us)
+};
+
 struct PciIdentity {
   uint16_t vendor_id, device_id;
   uint16_t subsystem_vendor_id, subsystem_id;
   uint8_t revision;
   uint8_t pm_offset, msi_offset, pcie_offset;
+  PcieAspm aspm{};
 };
 
 // The internal PHY as r8169 and Linux's realtek.c see it.

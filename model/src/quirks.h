@@ -33,6 +33,16 @@ struct Quirks {
   // TSO on RTL8168evl"). packet/evl_quirks.cc says how each goes wrong;
   // TxEngine::apply_chip_defects applies it to each segment.
   bool evl_tso_defects = false;
+  // RTL8168h and ASPM L1 (docs/HISTORY.md "ASPM L1 TX timeouts"): a TxPoll
+  // doorbell that reaches the chip while its link is in L1 wakes the link
+  // but does not start the transmitter; the frames stay owned by the chip
+  // until the driver's TX watchdog resets it. The model's hypothesis for the
+  // TX timeouts r8169 saw once it left L1 enabled on this chip
+  // (4b5f82f6aaef), which 90ca51e8c654 ended by disabling L1 unless the
+  // platform vouches for it and 80c0576ef179 by disabling ASPM on a TX
+  // timeout (kernel bugzilla 217814). Only bites where the link can enter L1
+  // at all (pcie_link.h). Device::reg_write, through PcieLink::host_access.
+  bool aspm_l1_txpoll_lost = false;
 };
 
 }  // namespace rtl8168sim

@@ -69,6 +69,9 @@ inline constexpr uint8_t McuRxEmpty = 0x10;
 inline constexpr uint8_t McuEnNdp = 0x08;
 inline constexpr uint8_t McuEnOobReset = 0x04;
 inline constexpr uint8_t McuLinkListRdy = 0x02;
+// Config5 (0x56) bit 0 ASPM_en: the chip may initiate ASPM (r8169
+// rtl_hw_aspm_clkreq_enable; pcie_link.h).
+inline constexpr uint8_t Cfg5AspmEn = 0x01;
 
 // MISC (0xf0): RXDV_GATED_EN (8168g class) gates received data off the RX FIFO.
 inline constexpr uint32_t RxdvGatedEn = 1u << 19;

@@ -175,7 +175,7 @@ void RxEngine::fetch_desc() {
     return;
   }
   clear_prefetch();  // a prefetch of another slot (the head frame was dropped) is useless
-  d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::RxDescDone);
+  d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::RxDescDone);
 }
 
 // The next slot's descriptor, read when the read completes (guest memory
@@ -257,14 +257,14 @@ void RxEngine::on_desc_done() {
   phase_ = Phase::Write;
   // Posted writes: data (+FCS) and the 8-byte write-back (opts1, opts2) share the
   // upstream link; the engine is busy for their transfer time.
-  d_.schedule_in(dma_write_time(d_.timing(), f.bytes.size()) + dma_write_time(d_.timing(), 8),
+  d_.schedule_in(d_.link_wake() + dma_write_time(d_.timing(), f.bytes.size()) + dma_write_time(d_.timing(), 8),
                  EventKind::RxWriteDone);
   // Not on a one-slot ring, whose next slot is the one being written.
   if (d_.timing().rx_desc_prefetch != 0 && !pf_busy_ && !pf_valid_ && next_slot() != ring_.pos()) {
     // The next slot, read while this frame is written (a second read tag).
     pf_.index = next_slot();
     pf_busy_ = true;
-    d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::RxPrefetchDone);
+    d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::RxPrefetchDone);
   }
 }
 
@@ -396,7 +396,8 @@ std::span<const EventSpec> RxEngine::events() {
       {.kind = EventKind::RxWriteDone,
        .run = [](Device& d, uint64_t) { d.rx.on_write_done(); },
        .max_delay = [](const Device& d) {
-         return dma_write_time(d.timing(), desc::kRxBufSizeMask) + dma_write_time(d.timing(), 8);
+         return d.timing().aspm_l1_exit_time + dma_write_time(d.timing(), desc::kRxBufSizeMask) +
+                dma_write_time(d.timing(), 8);
        },
        .pending = [](const Device& d, unsigned) { return pending_if(d.rx.write_in_flight()); },
        .mismatch = "RX write does not match its event",

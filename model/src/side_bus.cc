@@ -92,6 +92,11 @@ void SideBus::on_done(Bus b) {
         const uint32_t m = byte_mask(cmd);
         uint32_t& w = csi_[addr / 4];
         w = (w & ~m) | (d_.regs.u32(reg::CSIDR) & m);
+        // r8169 rtl_set_aspm_entry_latency's fallback without extended
+        // config access: the ASPM entrance latency in bits 31:24.
+        if (addr == PcieLink::kCsiEntryLatencyDword && (m & 0xff000000u)) {
+          d_.link.csi_entry_latency(static_cast<uint8_t>(w >> 24));
+        }
       } else {
         d_.regs.set32(reg::CSIDR, csi_[addr / 4]);
       }

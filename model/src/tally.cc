@@ -40,7 +40,8 @@ void Tally::on_command_write() {
   const uint32_t cmd = d_.regs.u32(reg::CounterAddrLow) & (reg::CounterDump | reg::CounterReset);
   if (!cmd) return;
   d_.cancel(EventKind::DtccrDone);
-  const Time dma = (cmd & reg::CounterDump) ? dma_write_time(d_.timing(), 64) : 0;
+  // A dump is a DMA write: it may first wait for the link to leave ASPM L1.
+  const Time dma = (cmd & reg::CounterDump) ? d_.link_wake() + dma_write_time(d_.timing(), 64) : 0;
   d_.schedule_in(d_.timing().dtccr_time + dma, EventKind::DtccrDone);
 }
 
@@ -75,7 +76,7 @@ std::span<const EventSpec> Tally::events() {
       {.kind = EventKind::DtccrDone,
        .run = [](Device& d, uint64_t) { d.tally.on_done(); },
        .max_delay = [](const Device& d) -> Time {
-         return d.timing().dtccr_time + dma_write_time(d.timing(), 64);
+         return d.timing().dtccr_time + d.timing().aspm_l1_exit_time + dma_write_time(d.timing(), 64);
        },
        .pending = [](const Device& d, unsigned) {
          const bool cmd = d.regs.u32(reg::CounterAddrLow) & (reg::CounterDump | reg::CounterReset);

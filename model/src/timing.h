@@ -56,6 +56,10 @@ struct TimingParams {
   // (LINK_LIST_RDY low meanwhile).
   Time gphy_ocp_time = 0;           // GPHY_OCP: PHY OCP register access
   Time ll_init_time = 0;            // MCU link list ready again after a 0xe8de write
+  // ASPM L1 of profiles that model it (pcie_link.h): L1 -> L0, from the
+  // wake to the first TLP the chip can send. The entrance latency is not a
+  // parameter: the driver programs it (config space 0x70f).
+  Time aspm_l1_exit_time = 0;
   // Chip timer (TCTR). A clock, not a latency: kept in functional mode.
   uint32_t timer_clock_mhz = 125;   // TCTR count rate
 };
@@ -111,6 +115,12 @@ constexpr TimingParams h_timing() {
   TimingParams t = kEvlTiming;
   t.gphy_ocp_time = 1'000;
   t.ll_init_time = 10'000;
+  // The L1 exit: the part advertises 32-64 us (Link Capabilities L1 exit
+  // latency 6, profile.cc); the model takes the lower edge, since the
+  // advertised value is a bound, and no measurement of the part's own exit
+  // is public. The platform's side (the root port's exit, 2-4 us on recent
+  // Intel root ports, LCAP EL1 = 2) is shorter and overlaps it.
+  t.aspm_l1_exit_time = 32'000;
   return t;
 }
 inline constexpr TimingParams k8168hTiming = h_timing();

@@ -161,7 +161,7 @@ void TxEngine::fetch_desc() {
     phase_ = Phase::FetchDesc;
     rd_addr_ = ring().slot_addr(ring().pos());
     rd_len_ = desc::kSize;
-    d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDmaDone);
+    d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDmaDone);
     return;
   }
   // Prefetch: the next descriptor (or the ring end / failure the prefetcher
@@ -184,7 +184,7 @@ void TxEngine::prefetch_more() {
   if (pf_busy_ || pf_stop_ || pf_error_ || pf_.size() >= prefetch_depth()) return;
   if (slot_in_use(pf_pos_)) return;  // resumed by on_wire_done() once written back
   pf_busy_ = true;
-  d_.schedule_in(d_.paced(dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDescDone);
+  d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDescDone);
 }
 
 // A slot the engine still holds: a descriptor of the frame being fetched
@@ -434,7 +434,7 @@ void TxEngine::continue_fetch() {
       std::min({dsc.tx_len() - cur_off_, goal_ - stream_pos_, burst(), kMaxReadRequest});
   rd_addr_ = dsc.addr + cur_off_;
   rd_len_ = len;
-  d_.schedule_in(d_.paced(dma_read_time(d_.timing(), len)), EventKind::TxDmaDone);
+  d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), len)), EventKind::TxDmaDone);
 }
 
 void TxEngine::data_fetched() {

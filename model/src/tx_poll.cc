@@ -17,11 +17,21 @@ void TxPoll::reset() { npq_until_ = hpq_until_ = 0; }
 // queue first: HPQ before NPQ, so a write of both starts an idle, enabled
 // engine on the high priority ring, and the NPQ doorbell then finds it busy
 // (lost under lossy-txpoll, latched otherwise; TxEngine::doorbell).
-void TxPoll::on_write(uint8_t written) {
+//
+// Under aspm-l1-txpoll-lost (quirks.h), a write that found the link in L1
+// reads back like any doorbell but never reaches the TX engine.
+void TxPoll::on_write(uint8_t written, bool link_was_l1) {
   const Time ack = d_.timing().txpoll_ack_time;
+  const bool lost = link_was_l1 && d_.config().quirks.aspm_l1_txpoll_lost;
   for (unsigned q = d_.tx.queues(); q-- > 0;) {
     if (!(written & d_.tx.ring_spec(q).doorbell)) continue;
     (q == static_cast<unsigned>(TxQueue::Hpq) ? hpq_until_ : npq_until_) = d_.now() + ack;
+    if (lost) {
+      d_.stats.tx_doorbells++;
+      d_.stats.tx_doorbells_lost_l1++;
+      d_.trace.doorbell_lost_l1(q);
+      continue;
+    }
     d_.tx.doorbell(static_cast<TxQueue>(q));
   }
   if (written & reg::FSWInt) d_.irq.raise(reg::SWInt);

@@ -31,7 +31,9 @@ class TxPoll {
  public:
   explicit TxPoll(Device& d) : d_(d) {}
   void reset();                    // power-on: nothing reads back set
-  void on_write(uint8_t written);  // the byte as written (TxPoll stores nothing)
+  // The byte as written (TxPoll stores nothing); link_was_l1: the write
+  // found the PCIe link in ASPM L1 (the aspm-l1-txpoll-lost quirk).
+  void on_write(uint8_t written, bool link_was_l1 = false);
   uint8_t read() const;            // the register byte at the device's now
 
   // The component's state in the blob, for save and load alike (state_io.h).

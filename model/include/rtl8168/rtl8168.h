@@ -142,6 +142,14 @@ typedef struct rtl8168_pci_identity {
   uint16_t subsystem_vendor_id, subsystem_id;
   uint8_t revision;
   uint8_t pm_offset, msi_offset, pcie_offset;
+  /* PCI Express bits to set beyond QEMU's pcie_endpoint_cap_init defaults
+   * (0: none): Device Capabilities (the L0s/L1 acceptable latencies, 8:6 and
+   * 11:9) and Link Capabilities (ASPM support 11:10, L0s/L1 exit latencies
+   * 14:12 and 17:15); aspm_control_writable: make Link Control's ASPM
+   * Control (1:0) and the ASPM entrance latency byte 0x70f writable and
+   * forward config writes (rtl8168_pci_config_write). */
+  uint32_t pcie_devcap_set, pcie_lnkcap_set;
+  bool aspm_control_writable;
 } rtl8168_pci_identity;
 
 void rtl8168_config_pci_identity(const rtl8168_config *cfg, rtl8168_pci_identity *out);
@@ -226,6 +234,15 @@ size_t rtl8168_receive(rtl8168 *dev, uint64_t now, const uint8_t *frame, size_t 
 /* Carrier from the host side (QEMU set_link). Link down is immediate;
  * link up restarts autonegotiation (LinkChg when it completes). */
 void rtl8168_set_link(rtl8168 *dev, uint64_t now, bool up);
+
+/* A write the guest made to the function's PCI configuration space (addr,
+ * the value as written, len 1/2/4), forwarded after the host applied it. The
+ * model reads Link Control's ASPM Control and the ASPM entrance latency byte
+ * at 0x70f (profiles that model ASPM L1, pcie_link.h); other writes and
+ * other profiles: nothing happens. A write outside 4 KiB or of another width
+ * is ignored. */
+void rtl8168_pci_config_write(rtl8168 *dev, uint64_t now, uint32_t addr, uint32_t value,
+                              unsigned len);
 
 /* ---- state save / restore --------------------------------------------- */
 
