@@ -600,6 +600,7 @@ static rtl8168_config *rtl8168_build_config(RTL8168State *s, Error **errp)
 static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
                                  int len)
 {
+    RTL8168State *s = RTL8168(pdev);
     bool msi_was_enabled = msi_enabled(pdev);
 
     pci_default_write_config(pdev, addr, val, len);
@@ -609,6 +610,44 @@ static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
      */
     if (!msi_was_enabled && msi_enabled(pdev)) {
         pci_irq_deassert(pdev);
+    }
+    /* Link Control's ASPM Control and the ASPM entrance latency (the model
+     * picks what it models, pcie_link.h). */
+    if (s->dev) {
+        rtl8168_model_begin(s);
+        rtl8168_pci_config_write(s->dev, rtl8168_now(), addr, val, len);
+        rtl8168_model_done(s);
+    }
+}
+
+/*
+ * The PCI Express capability as the chip profile describes it beyond
+ * QEMU's endpoint defaults: the acceptable latencies (Device Capabilities),
+ * ASPM support and exit latencies (Link Capabilities), and for profiles that
+ * model ASPM L1 a writable ASPM Control and ASPM entrance latency byte
+ * (0x70f, r8169 rtl_set_aspm_entry_latency; power-on 0x27 like the model).
+ */
+#define RTL8168_ASPM_ENTRY_LATENCY 0x70f
+static void rtl8168_apply_pcie_aspm(PCIDevice *pdev,
+                                    const rtl8168_pci_identity *id)
+{
+    uint8_t *exp = pdev->config + pdev->exp.exp_cap;
+
+    if (id->pcie_devcap_set || id->pcie_lnkcap_set) {
+        pci_long_test_and_set_mask(exp + PCI_EXP_DEVCAP, id->pcie_devcap_set);
+        pci_long_test_and_clear_mask(exp + PCI_EXP_LNKCAP,
+                                     PCI_EXP_LNKCAP_ASPMS |
+                                     PCI_EXP_LNKCAP_L0SEL |
+                                     PCI_EXP_LNKCAP_L1EL);
+        pci_long_test_and_set_mask(exp + PCI_EXP_LNKCAP, id->pcie_lnkcap_set);
+    }
+    if (id->aspm_control_writable) {
+        pci_word_test_and_set_mask(pdev->wmask + pdev->exp.exp_cap +
+                                   PCI_EXP_LNKCTL, PCI_EXP_LNKCTL_ASPMC);
+        if (pci_config_size(pdev) > RTL8168_ASPM_ENTRY_LATENCY) {
+            pdev->config[RTL8168_ASPM_ENTRY_LATENCY] = 0x27;
+            pdev->wmask[RTL8168_ASPM_ENTRY_LATENCY] = 0xff;
+        }
     }
 }
 
@@ -716,6 +755,7 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "rtl8168: cannot add the PCI Express capability");
         goto fail_msi;
     }
+    rtl8168_apply_pcie_aspm(pdev, &id);
 
     memory_region_init_io(&s->io, OBJECT(s), &rtl8168_reg_ops, s, "rtl8168-io",
                           RTL8168_IO_SIZE);
