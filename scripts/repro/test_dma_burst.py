@@ -221,11 +221,18 @@ class Bench(unittest.TestCase):
 
 class OnAnotherChip(unittest.TestCase):
     """--chip NAME (repro ctx.chip): dma-burst's runs and bench, offload-latency's expectation."""
+    dirs: list = []
+
+    @classmethod
+    def tearDownClass(cls):
+        for d in cls.dirs:
+            shutil.rmtree(d, ignore_errors=True)
 
     class Ctx:
         def __init__(self, chip, results):
             self.chip, self.results, self.calls, self.kernel = chip, results, [], "6.1"
             self.out = Path(tempfile.mkdtemp(prefix="repro-test."))
+            OnAnotherChip.dirs.append(self.out)
 
         def log(self, _msg):
             pass
