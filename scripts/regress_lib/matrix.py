@@ -57,7 +57,8 @@ ON_OTHER_CHIP = {
     "frames": "the largest MTU both NICs take (the partner stays an 8168c)",
     "msi-lost-irq": "r8169 with MSI on the chip: CLEAN, no interrupt hang",
     "offload-latency": "[r8169-defaults] expects what r8169's defaults on the chip are: "
-                       "REPRODUCED with SG/TSO off, CLEAN where r8169 turns them on",
+                       "REPRODUCED with SG/TSO off, CLEAN where r8169 turns them on itself "
+                       "(7.2 on the 8168h)",
     "txpoll-stall": "the lossy-txpoll quirk only where the chip's profile has it (8168c, "
                     "8168evl: not the 8168h); elsewhere r8169's request/response TX path, CLEAN",
 }

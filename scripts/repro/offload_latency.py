@@ -20,9 +20,10 @@ other configuration Y measured in the same boot,
   driver fixed  rtl8168sim, X = SG+TSO on, Y = the 2019 configuration   expected CLEAN
   driver stock  r8169: [r8169-defaults] X = its defaults on this chip (SG/TSO off: the 2019
                 configuration), expected REPRODUCED; [r8169-offloads] X = SG+TSO on,
-                expected CLEAN. Where r8169's defaults turn SG and TSO on (the r8169 of
-                6.12/7.2 on the 8168h and later: `reproduce/regress --chip 8168h`) the
-                defaults are the fixed configuration and [r8169-defaults] is expected CLEAN
+                expected CLEAN. Where r8169's defaults turn SG and TSO on (seen with the
+                r8169 of 7.2.13 on the 8168h, `regress --chip 8168h`; 6.1 and 6.12 leave
+                them off there too) the defaults are the fixed configuration and
+                [r8169-defaults] is expected CLEAN
 The lab is deterministic and has one vCPU and no other load, so there is no scheduling noise:
 the 2019 report's doubling of the *standard deviation* is not something this lab can show;
 what it shows is the cost (mean, p99) of software GSO/checksumming and of per-frame

@@ -286,12 +286,12 @@ class OnAnotherChip(unittest.TestCase):
         def row(combo, sg, tso, mean):
             return {"kind": "combo", "combo": combo, "sg": sg, "tso": tso, "tx": "on",
                     "mean_us": str(mean), "stddev_us": "5"}
-        # r8169 left SG/TSO off (every kernel on the 8168c, 6.1 on the 8168h): the 2019 cost
+        # r8169 left SG/TSO off (every kernel on the 8168c, 6.1/6.12 on the 8168h): the cost
         ctx = self.Ctx("8168h", [row("default", "off", "off", 800), row("on:on:on", "on", "on", 660)])
         cases = {c["case"]: c for c in o.run(ctx, "stock")}
         self.assertEqual(cases["r8169-defaults"]["expected"], common.REPRODUCED)
         self.assertEqual(cases["r8169-defaults"]["verdict"], common.REPRODUCED)
-        # r8169 turned them on itself (6.12/7.2 on the 8168h): its defaults are the fix
+        # r8169 turned them on itself (7.2 on the 8168h): its defaults are the fix
         ctx = self.Ctx("8168h", [row("default", "on", "on", 661), row("on:on:on", "on", "on", 660)])
         cases = {c["case"]: c for c in o.run(ctx, "stock")}
         self.assertEqual(cases["r8169-defaults"]["expected"], common.CLEAN)
