@@ -64,9 +64,18 @@ def host_header(path: str | Path) -> tuple:
 
 def chip_of(device_props: str) -> str:
     """The chip profile among the NIC's properties (chip=..., last wins; default 8168c)."""
-    chips = [kv.split("=", 1)[1] for kv in (device_props or "").split(",")
-             if kv.startswith("chip=")]
-    return chips[-1] if chips else "8168c"
+    return chips.of_props(device_props) or "8168c"
+
+
+def with_chip(device_props: str, chip: str | None, env: Mapping[str, str] = os.environ) -> str:
+    """The NIC's properties for --chip CHIP: 'chip=CHIP' in front (the same -device value as
+    --device-props chip=CHIP,...), nothing added when the properties name it already or CHIP is
+    the model's default and they name no chip (the command line stays as without --chip)."""
+    if chip is None or chips.of_props(device_props) == chip:
+        return device_props
+    if chips.of_props(device_props) is None and chip == chips.default_id(env):
+        return device_props
+    return f"chip={chip}" + (f",{device_props}" if device_props else "")
 
 
 @dataclass
@@ -86,6 +95,7 @@ class Spec:
     out: str = None
     verbose: bool = False
     iommu: bool = False
+    chip: str = None          # --chip: the rtl8168's profile (None: the properties' or default)
 
 
 def append_line(s: Spec, ports: dict, net_env: dict,
@@ -164,6 +174,14 @@ def validate(s: Spec) -> tuple:
     if s.device_props and not qemu.PROPS_RE.match(s.device_props):
         raise HarnessError("--device-props needs key=value[,key=value...] without spaces, "
                            "e.g. timing=off")
+    if s.chip is not None:
+        if s.nic != "rtl8168":
+            raise HarnessError(f"--chip picks a profile of the rtl8168 model; --nic {s.nic} "
+                               f"has none")
+        chips.check_option(s.chip, s.device_props)
+        s.device_props = with_chip(s.device_props, s.chip)
+    elif s.nic == "rtl8168" and chips.of_props(s.device_props) is not None:
+        chips.check(chips.of_props(s.device_props))
     _, info = qemu.image(s.kernel)
     if s.iommu and s.machine != "q35":
         raise HarnessError("--iommu needs --machine q35 (intel-iommu is a q35 device)")
@@ -282,8 +300,10 @@ def run(s: Spec, say: Callable[[str], None] = _say) -> Outcome:
     """Run one scenario; prints the run-guest lines; returns the Outcome (HarnessError when
     nothing could be started)."""
     h, counts, action, trace = validate(s)
+    chip = chips.of_props(s.device_props) if s.nic == "rtl8168" else None
     out = Path(s.out) if s.out else REPO / "build" / "runs" / (
-        f"{s.kernel}-{s.scenario}-{s.nic}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+        f"{s.kernel}-{s.scenario}-{s.nic}{chips.dir_suffix(chip)}-"
+        f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -613,6 +633,13 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def _chip_ids() -> str:
+    try:
+        return ", ".join(chips.ids())
+    except LookupError:
+        return "build the model to list them"
+
+
 def parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="scripts/run-guest", formatter_class=argparse.RawDescriptionHelpFormatter,
                  description="Boot a guest image under QEMU, run one scenario, print its result "
@@ -628,6 +655,10 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--device-props", metavar="P", default="",
                     help="extra properties appended to the NIC's -device option, e.g. "
                          "timing=off (comma-separated key=value list; see -device <nic>,help)")
+    ap.add_argument("--chip", metavar="NAME",
+                    help="the rtl8168's chip profile, one the model lists (rtl8168-bench chips "
+                         "--ids: " + _chip_ids() + "); the same as --device-props chip=NAME, "
+                         "which may name it too but no other chip")
     ap.add_argument("--machine", metavar="M", default="q35",
                     help="q35 (default; the NIC sits on a PCIe root port) or pc")
     ap.add_argument("--accel", metavar="A", default="tcg",
@@ -647,7 +678,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--timeout", metavar="SEC",
                     help="give up after SEC seconds of wall time (default from the scenario)")
     ap.add_argument("--out", metavar="DIR",
-                    help="keep logs there (default build/runs/<kernel>-<scenario>-<nic>-<time>)")
+                    help="keep logs there (default build/runs/<kernel>-<scenario>-<nic>[-<chip>]-"
+                         "<time>-<pid>; the chip when it is not the default)")
     ap.add_argument("--iommu", action="store_true",
                     help="run behind QEMU's intel-iommu (DMA remapping, guest: " +
                          qemu.IOMMU_APPEND + "): any DMA fault of the device FAILs the run and "
@@ -665,7 +697,7 @@ def main(argv: list) -> int:
              device_props=a.device_props, machine=a.machine, accel=a.accel, icount=a.icount,
              net=a.net, bytes=a.bytes, qemu=a.qemu, peer=a.peer,
              timeout=int(a.timeout) if a.timeout is not None else None, out=a.out,
-             verbose=a.verbose, iommu=a.iommu)
+             verbose=a.verbose, iommu=a.iommu, chip=a.chip)
 
     def on_term(signum, frame):
         raise SystemExit(130)

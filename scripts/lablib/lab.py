@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import cpio, launch, protocol, qemu
+from . import chips, cpio, launch, protocol, qemu
 from .result import HarnessError, Kind
 
 REPO = qemu.REPO
@@ -63,10 +63,13 @@ class Spec:
     initrd_append: list = None                 # None: $RTL8168_INITRD_APPEND
     iommu: bool = False                        # --iommu: both NICs behind intel-iommu
     pcap: bool = False                         # --pcap: hub.pcap of every frame on the hub
+    chip: str = None                           # --chip: the DUT's profile (None: the case's)
 
     def command_args(self) -> list:
         """The equivalent scripts/run-lab arguments (for reproduce-cmd.txt)."""
         a = ["--kernel", self.kernel, "--case", self.case, "--dut-driver", self.dut_driver]
+        if self.chip is not None:
+            a += ["--chip", self.chip]
         if self.params:
             a += ["--params", self.params]
         if self.dut_props:
@@ -132,6 +135,7 @@ def validate(s: Spec) -> str:
         raise HarnessError(f"no case '{s.case}' (guest-tests/lab/<case>.sh; available: "
                            f"{', '.join(case_names())})")
     s.kernel = qemu.kernel_name(s.kernel)
+    chips.check_option(s.chip, s.dut_props, "--dut-props")
     if s.dut_driver not in ("rtl8168sim", "r8169"):
         raise HarnessError(f"unknown DUT driver '{s.dut_driver}' (rtl8168sim, r8169)")
     img = REPO / "build" / "guest" / s.kernel
@@ -228,6 +232,16 @@ def case_programs(case_file: Path, progs: dict) -> dict:
                                    f"{', '.join(unknown)} (known: {', '.join(sorted(progs))})")
             return {k: v for k, v in progs.items() if k in want}
     return progs
+
+
+def dut_chip_props(props: str, chip: str | None) -> str:
+    """The DUT's merged ',k=v,...' properties with --chip CHIP: its chip= set to CHIP (in
+    place of the case's own), nothing changed when they already give that chip or give none and
+    CHIP is the model's default (so the command line is the one without --chip)."""
+    have = chips.of_props(props)
+    if chip is None or have == chip or (have is None and chip == chips.default_id()):
+        return props
+    return qemu.props(props.lstrip(","), f"chip={chip}")
 
 
 def case_props(case_file: Path, which: str, extra: str) -> str:
@@ -352,11 +366,14 @@ def run(s: Spec, out_dir: str | Path | None = None, say: Callable[[str], None] =
     the reason, nothing started)."""
     res = LabRun()
     t0 = time.monotonic()
-    out = Path(out_dir) if out_dir else REPO / "build" / "lab-runs" / (
-        f"{s.kernel}-{s.case}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
-    res.out_dir = str(out)
+    kernel = s.kernel   # the name as given (validate() resolves it): the directory's name
+    res.out_dir = str(out_dir or "")
     try:
         krel = validate(s)
+        out = Path(out_dir) if out_dir else REPO / "build" / "lab-runs" / (
+            f"{kernel}{chips.dir_suffix(s.chip)}-{s.case}-{time.strftime('%Y%m%d-%H%M%S')}-"
+            f"{os.getpid()}")
+        res.out_dir = str(out)
         extras = qemu.initrd_append_env() if s.initrd_append is None else list(s.initrd_append)
         for x in extras:
             if not os.path.isfile(x):
@@ -397,7 +414,7 @@ def _run(s, res, out, work, krel, extras, progs, say):
             rrfile.parent.mkdir(parents=True, exist_ok=True)
     case_file = LAB_DIR / f"{s.case}.sh"
     try:
-        dut_props = case_props(case_file, "dut", s.dut_props)
+        dut_props = dut_chip_props(case_props(case_file, "dut", s.dut_props), s.chip)
         partner_props = case_props(case_file, "partner", s.partner_props)
     except HarnessError as e:
         res.kind, res.reason = Kind.ERROR, str(e)

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
 
-from lablib import cpio, guest, kernelpkg, lab, launch, protocol, qemu
+from lablib import chips, cpio, guest, kernelpkg, lab, launch, protocol, qemu
 from lablib.result import HarnessError, Kind, Outcome
 
 
@@ -473,6 +473,105 @@ class QemuCommand(Tmp):
                      "# host: sink=9\n")
         self.assertEqual(guest.host_header(p), {"sink": "1", "source": "2", "bytes": "64M",
                                                 "trace": "a,b", "action": "migrate"})
+
+
+class ChipOption(Tmp):
+    """--chip NAME of run-guest and run-lab (lablib.chips): the list is the model's, an unknown
+    name or a contradicting chip= property is one line and exit 2 with nothing written, and
+    without --chip (or with the default chip) the QEMU command line is the one of before."""
+
+    def cli(self, prog, *args):
+        return subprocess.run([sys.executable, str(HERE.parent / prog), *args],
+                              capture_output=True, text=True, timeout=120)
+
+    def one_line(self, p, pattern):
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertRegex(lines[0], pattern)
+
+    def test_unknown_chip(self):
+        with self.assertRaises(HarnessError) as e:
+            chips.check("8168zz")
+        for known in chips.ids():   # every chip the model lists, named in the one line
+            self.assertIn(known, str(e.exception))
+        self.assertIn("8168h", chips.ids())
+        known = ", ".join(chips.ids())
+        out = self.tmp / "out"
+        self.one_line(self.cli("run-guest", "--kernel", "6.1", "--scenario", "smoke", "--chip",
+                               "8168zz", "--out", str(out)),
+                      rf"^run-guest: error: unknown chip '8168zz' \(known: {known}\)$")
+        self.one_line(self.cli("run-lab", "--kernel", "6.1", "--case", "ping", "--dut-driver",
+                               "r8169", "--chip", "8168zz", "--out", str(out)),
+                      rf"^run-lab: error: unknown chip '8168zz' \(known: {known}\)$")
+        self.assertFalse(out.exists(), "a directory was written")
+
+    def test_conflict(self):
+        self.assertEqual(chips.check_option("8168h", "chip=8168h,timing=off"), "8168h")
+        self.assertIsNone(chips.check_option(None, "chip=8168evl"))
+        with self.assertRaisesRegex(HarnessError, "--chip 8168h contradicts --dut-props "
+                                                  "chip=8168evl"):
+            chips.check_option("8168h", "timing=off,chip=8168evl", "--dut-props")
+        out = self.tmp / "out"
+        self.one_line(self.cli("run-guest", "--kernel", "6.1", "--scenario", "smoke", "--chip",
+                               "8168h", "--device-props", "chip=8168c", "--out", str(out)),
+                      r"^run-guest: error: --chip 8168h contradicts --device-props chip=8168c")
+        self.one_line(self.cli("run-lab", "--kernel", "6.1", "--case", "ping", "--dut-driver",
+                               "r8169", "--chip", "8168evl", "--dut-props",
+                               "timing=off,chip=8168h", "--out", str(out)),
+                      r"^run-lab: error: --chip 8168evl contradicts --dut-props chip=8168h")
+        self.one_line(self.cli("run-guest", "--kernel", "6.1", "--scenario", "smoke", "--nic",
+                               "e1000e", "--chip", "8168h", "--out", str(out)),
+                      r"--nic e1000e has none")
+        self.assertFalse(out.exists(), "a directory was written")
+
+    def test_default_unchanged(self):
+        default = chips.default_id()
+        self.assertEqual(default, "8168c")
+        # run-guest: nothing added without --chip or with the default chip
+        for props in ("", "timing=off", "chip=8168evl,timing=off"):
+            self.assertEqual(guest.with_chip(props, None), props)
+        self.assertEqual(guest.with_chip("timing=off", default), "timing=off")
+        # --chip X is --device-props chip=X: the same -device value
+        self.assertEqual(guest.with_chip("timing=off", "8168h"), "chip=8168h,timing=off")
+        self.assertEqual(guest.with_chip("chip=8168h", "8168h"), "chip=8168h")
+
+        def cmd(props):
+            s = guest.Spec(kernel="6.1", scenario="smoke", device_props=props, bytes="64M",
+                           net="user")
+            return guest.command(s, Path("/img"), "/i", guest.append_line(s, {}, {}, env={}),
+                                 env={"RTL8168_QEMU": "/q"}, fw=[])
+        self.assertEqual(cmd(guest.with_chip("", "8168h")), cmd("chip=8168h"))
+        self.assertEqual(cmd(guest.with_chip("", default)), cmd(""))
+        self.assertNotEqual(cmd(guest.with_chip("", "8168h")), cmd(""))
+        self.assertIn("rtl8168.chip=8168h rtl8168.chip_name=RTL8168h/8111h rtl8168.chip_xid=541",
+                      " ".join(cmd("chip=8168h")))
+        # run-lab: the DUT's merged properties
+        self.assertEqual(lab.dut_chip_props(",lossy-txpoll=on", None), ",lossy-txpoll=on")
+        self.assertEqual(lab.dut_chip_props(",lossy-txpoll=on", default), ",lossy-txpoll=on")
+        self.assertEqual(lab.dut_chip_props("", None), "")
+        self.assertEqual(lab.dut_chip_props("", "8168h"), ",chip=8168h")
+        self.assertEqual(lab.dut_chip_props(",lossy-txpoll=on", "8168h"),
+                         ",lossy-txpoll=on,chip=8168h")
+        # in place of a case's own chip (dma-after-close: chip=8168evl,x-pme=on), even the
+        # default one when asked for
+        self.assertEqual(lab.dut_chip_props(",chip=8168evl,x-pme=on", "8168h"),
+                         ",chip=8168h,x-pme=on")
+        self.assertEqual(lab.dut_chip_props(",chip=8168evl,x-pme=on", default),
+                         f",chip={default},x-pme=on")
+        self.assertEqual(lab.dut_chip_props(",chip=8168evl,x-pme=on", None),
+                         ",chip=8168evl,x-pme=on")
+        s = lab.Spec(kernel="6.1", case="txpoll")
+        self.assertNotIn("--chip", s.command_args())
+        s.chip = "8168h"
+        self.assertEqual(s.command_args()[6:8], ["--chip", "8168h"])
+
+    def test_directories(self):
+        self.assertEqual(chips.dir_suffix(None), "")
+        self.assertEqual(chips.dir_suffix(chips.default_id()), "")
+        self.assertEqual(chips.dir_suffix("8168h"), "-8168h")
+        self.assertEqual(chips.of_props(",chip=8168evl,x=1,chip=8168h"), "8168h")
+        self.assertIsNone(chips.of_props("timing=off"))
 
 
 class Iommu(Tmp):

@@ -83,7 +83,8 @@ def writable_parent(path: str | Path | None, what: str) -> Path | None:
 
 
 def run_entries(prog: str, names: list, kernel: str, module: driver.Module, out: Path,
-                baselines: dict, quiet: bool = False, iommu: bool = False) -> list:
+                baselines: dict, quiet: bool = False, iommu: bool = False,
+                chip: str | None = None) -> list:
     """Run the entries one after the other (one guest at a time), printing each verdict line."""
     ov = driver.overlay(module, kernel)
     results = []
@@ -93,7 +94,7 @@ def run_entries(prog: str, names: list, kernel: str, module: driver.Module, out:
         say(prog, f"{name} ({matrix.kind(name)}) on {kernel} with {module.label} ...")
         r = runner.run_entry(name, kernel, module, ov, d, baselines, peer_path(),
                              log=(lambda m: None) if quiet else (lambda m: say(prog, m)),
-                             iommu=iommu)
+                             iommu=iommu, chip=chip)
         results.append(r)
         print(report.verdict_line(r), flush=True)
         say(prog, f"{name}: {r['status']} in {r['wall_s']:.0f} s")

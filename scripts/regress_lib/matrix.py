@@ -43,6 +43,26 @@ R8169_ONLY_LAB = {"dma-after-close"}
 IOMMU_ONLY_LAB = {"dma-after-close"}
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
+# What a lab entry means under --chip NAME (a chip other than the one its case runs on by
+# default): the DUT is that chip, the partner stays the case's, and the stock r8169 must get
+# the verdicts of a driver with every fix. Printed by --list --chip and in docs/REGRESS.md;
+# an entry whose episode module lists CHIPS without NAME is "not applicable" (left out, named).
+ON_OTHER_CHIP = {
+    "dma-after-close": "the DUT is the chip with x-pme=on in place of the case's 8168evl (r8169's "
+                       "close path with Wake-on-LAN is the same code on every chip that has it): "
+                       "no IOMMU DMA fault",
+    "dma-burst": "r8169 CLEAN (monotonic, within 2 % of the bench run with --param chip=NAME), "
+                 "plus the 2012 sawtooth with the DUT's burst forced to 1024 B (tx-mxdma=6): "
+                 "REPRODUCED at 1076 = 1024 + 52",
+    "frames": "the largest MTU both NICs take (the partner stays an 8168c)",
+    "msi-lost-irq": "r8169 with MSI on the chip: CLEAN, no interrupt hang",
+    "offload-latency": "[r8169-defaults] expects what r8169's defaults on the chip are: "
+                       "REPRODUCED with SG/TSO off, CLEAN where r8169 turns them on itself "
+                       "(7.2 on the 8168h)",
+    "txpoll-stall": "the lossy-txpoll quirk only where the chip's profile has it (8168c, "
+                    "8168evl: not the 8168h); elsewhere r8169's request/response TX path, CLEAN",
+}
+
 
 def names_for(module_name: str) -> list:
     if module_name == "rtl8168sim":
@@ -126,9 +146,43 @@ def metric_specs() -> dict:
     }
 
 
-def compare(kernel: str, metrics: dict, baselines: dict) -> list:
-    """[(metric, value, base, delta %, tol %, ok)] for every metric that has a baseline."""
-    base = (baselines.get("kernels") or {}).get(kernel) or {}
+def applies_to_chip(name: str, chip: str | None) -> bool:
+    """Whether entry `name` runs under --chip `chip`: guest scenarios on every chip, a lab
+    entry unless its episode module lists CHIPS without it (repro.common.applies_to_chip)."""
+    if chip is None or kind(name) == "guest":
+        return True
+    import importlib
+    from repro import common
+    return common.applies_to_chip(importlib.import_module(f"repro.{LAB[name]}"), chip)
+
+
+def not_applicable(name: str) -> str:
+    """Why a lab entry is left out on a chip its episode does not exist on."""
+    import importlib
+    mod = importlib.import_module(f"repro.{LAB[name]}")
+    return f"a defect of the {', '.join(getattr(mod, 'CHIPS', ()))} only (its episode's CHIPS)"
+
+
+def chip_key(chip: str | None) -> str | None:
+    """The baselines' chip for --chip NAME: None (the file's top level) for no --chip and for
+    the model's default chip, NAME otherwise."""
+    if chip is None:
+        return None
+    from lablib import chips   # the same import root (docs/ARCHITECTURE.md "Python tooling")
+    return None if chip == chips.default_id() else chip
+
+
+def chip_baselines(baselines: dict, chip: str | None) -> dict:
+    """The part of baselines.json for a chip: the top level ("kernels", "measured") for the
+    default chip, "chips" -> NAME (the same two keys) for another (chip_key)."""
+    key = chip_key(chip)
+    return baselines if key is None else ((baselines.get("chips") or {}).get(key) or {})
+
+
+def compare(kernel: str, metrics: dict, baselines: dict, chip: str | None = None) -> list:
+    """[(metric, value, base, delta %, tol %, ok)] for every metric that has a baseline (of
+    the chip's: chip_baselines)."""
+    base = (chip_baselines(baselines, chip).get("kernels") or {}).get(kernel) or {}
     specs = metric_specs()
     out = []
     for name, value in metrics.items():

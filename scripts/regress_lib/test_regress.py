@@ -7,6 +7,8 @@ and the one-line exit-2 errors for bad input with nothing written.
   RTL8168_REGRESS_UNIT_ONLY=1 python3 -m unittest ...                       # no kernel needed
 The bad-input cases need the guest images and headers (scripts/build-guest, build-driver) and,
 for the patch case, the stock sources (cached after the first download)."""
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -108,6 +110,90 @@ class Baselines(unittest.TestCase):
             self.assertIn(k, kernels.KERNELS)
             for name in metrics:
                 self.assertIn(name, matrix.metric_specs())
+        from lablib import chips
+        for chip, part in (doc.get("chips") or {}).items():
+            # only chips the model lists, never the default (its figures are the top level)
+            self.assertIn(chip, chips.ids())
+            self.assertNotEqual(chip, chips.default_id())
+            for k, metrics in (part.get("kernels") or {}).items():
+                self.assertIn(k, kernels.KERNELS)
+                self.assertIn(k, part.get("measured") or {})
+                for name in metrics:
+                    self.assertIn(name, matrix.metric_specs())
+
+    def test_per_chip(self):
+        """--chip NAME compares with NAME's own figures; the default chip (and no --chip) with
+        the top level, as before."""
+        from lablib import chips
+        m = "dma-burst.tcp_stream_mbps_1500"
+        b = {"kernels": {"6.1": {m: 941.4}},
+             "chips": {"8168h": {"kernels": {"6.1": {m: 900.0}}}}}
+        for chip in (None, chips.default_id()):
+            [(_, _, base, _, _, ok)] = matrix.compare("6.1", {m: 910.0}, b, chip)
+            self.assertEqual((base, ok), (941.4, False))
+        [(_, _, base, _, _, ok)] = matrix.compare("6.1", {m: 910.0}, b, "8168h")
+        self.assertEqual((base, ok), (900.0, True))
+        self.assertEqual(matrix.compare("6.1", {m: 910.0}, b, "8168evl"), [])  # none stored
+        self.assertEqual(matrix.chip_key("8168h"), "8168h")
+        self.assertIsNone(matrix.chip_key(chips.default_id()))
+
+    def test_update_per_chip(self):
+        """--update-baselines --chip NAME writes under "chips" -> NAME and leaves the default
+        chip's figures alone."""
+        import importlib.machinery
+        import importlib.util
+        loader = importlib.machinery.SourceFileLoader("regress_cli", str(REPO / "scripts/regress"))
+        spec = importlib.util.spec_from_loader("regress_cli", loader)
+        cli = importlib.util.module_from_spec(spec)
+        loader.exec_module(cli)
+        tmp = Path(tempfile.mkdtemp(prefix="regress-test-"))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        f = tmp / "baselines.json"
+        f.write_text(json.dumps({"kernels": {"6.1": {"txpoll-stall.rr_mbps": 640.0}}}))
+        saved = (matrix.BASELINES, os.environ.get("RTL8168_REGRESS_BASELINES"),
+                 cli.kernels.image_info)
+        matrix.BASELINES = f
+        os.environ["RTL8168_REGRESS_BASELINES"] = str(f)
+        cli.kernels.image_info = lambda k: {"release": "6.1.0-57-amd64"}
+
+        def restore():
+            matrix.BASELINES = saved[0]
+            if saved[1] is None:
+                os.environ.pop("RTL8168_REGRESS_BASELINES", None)
+            else:
+                os.environ["RTL8168_REGRESS_BASELINES"] = saved[1]
+            cli.kernels.image_info = saved[2]
+        self.addCleanup(restore)
+        r = {"name": "txpoll-stall", "kind": "lab", "status": "PASS", "baseline": [],
+             "cases": [], "metrics": {"txpoll-stall.rr_mbps": 500.123}}
+        with contextlib.redirect_stderr(io.StringIO()):
+            cli.update_baselines("6.1", [r], "8168h")
+        doc = json.loads(f.read_text())
+        self.assertEqual(doc["kernels"]["6.1"], {"txpoll-stall.rr_mbps": 640.0})
+        self.assertEqual(doc["chips"]["8168h"]["kernels"]["6.1"], {"txpoll-stall.rr_mbps": 500.12})
+        self.assertEqual(doc["chips"]["8168h"]["measured"]["6.1"]["entries"], ["txpoll-stall"])
+        with contextlib.redirect_stderr(io.StringIO()):
+            cli.update_baselines("6.1", [r], None)
+        self.assertEqual(json.loads(f.read_text())["kernels"]["6.1"],
+                         {"txpoll-stall.rr_mbps": 500.12})
+
+
+class ChipEntries(unittest.TestCase):
+    def test_every_lab_entry_says_what_it_means_on_another_chip(self):
+        self.assertEqual(set(matrix.ON_OTHER_CHIP), set(matrix.LAB))
+        for name in matrix.names_for("r8169"):
+            self.assertTrue(matrix.applies_to_chip(name, None))
+            self.assertTrue(matrix.applies_to_chip(name, "8168h"), name)
+
+    def test_dma_burst_figures_only_from_the_r8169_case(self):
+        from regress_lib import runner
+        pt = lambda mtu, mbps: {"kind": "point", "mtu": mtu, "mbps": mbps}  # noqa: E731
+        cases = [{"case": "r8169", "results": [pt("1500", "941.2"), pt("1076", "918.0")]},
+                 {"case": "r8169-burst1024", "results": [pt("1500", "830.0"),
+                                                          pt("1076", "913.0")]}]
+        self.assertEqual(runner.lab_metrics("dma-burst", cases),
+                         {"dma-burst.tcp_stream_mbps_1500": 941.2,
+                          "dma-burst.tcp_stream_mbps_1076": 918.0})
 
 
 def _result(name, status, reason, log=""):
@@ -194,6 +280,11 @@ class BadInputCli(unittest.TestCase):
     def test_unknown_scenario(self):
         self.check(self.regress("--driver", "stock", "--kernel", "6.1", "--scenarios", "smok"),
                    r"^regress: error: unknown scenario 'smok'")
+
+    def test_unknown_chip(self):
+        from lablib import chips
+        self.check(self.regress("--driver", "stock", "--kernel", "6.1", "--chip", "8168zz"),
+                   rf"^regress: error: unknown chip '8168zz' \(known: {', '.join(chips.ids())}\)$")
 
     def test_bad_kernel_and_shard(self):
         self.check(self.regress("--driver", "stock", "--kernel", "5.10"), r"--kernel")

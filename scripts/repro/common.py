@@ -8,6 +8,9 @@ Each module defines
 
     NAME = "txpoll-stall"            # the episode name used on the command line
     DRIVERS = ("old", "fixed", "stock")   # optional: drivers it supports (default all three)
+    CHIPS = ("8168evl",)             # optional: the only chips the episode exists on (a defect
+                                     # of theirs); default every chip. reproduce/regress --chip
+                                     # of another chip leave it out and say so
 
     def run(ctx, driver) -> list[dict]
 
@@ -21,6 +24,10 @@ fix and is expected CLEAN). `ctx` is a common.Context:
     ctx.log(msg)      progress message to stderr
     ctx.iommu         bool: the lab runs behind intel-iommu (reproduce/regress --iommu, or the
                       episode's IOMMU = True)
+    ctx.chip          the DUT's chip profile of every lab run (reproduce/regress --chip), or
+                      None: each case's own (its '# lab-dut-props: chip=' line, else the
+                      model's default); ctx.lab applies it, an episode that compares with the
+                      bench passes it on (rtl8168-bench --param chip=)
     ctx.lab(case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
             iommu=None, initrd_append=None)
                       -> labrun.LabResult (ctx.lab is a labrun.Runner)
@@ -88,9 +95,10 @@ DRIVERS = ("old", "fixed", "stock")
 
 class Context:
     def __init__(self, kernel: str, out: Path, lab_fn: Callable[..., Any], twice: bool = False,
-                 verbose: bool = False, iommu: bool = False):
+                 verbose: bool = False, iommu: bool = False, chip: Optional[str] = None):
         self.kernel = kernel
         self.iommu = iommu
+        self.chip = chip
         self.out = out
         self.twice = twice
         self.verbose = verbose
@@ -177,6 +185,18 @@ def old_fixed_stock(ctx: Context, driver: str, episode: str, lab_case: str, para
                   tag=f"{episode}-{driver}" if tagged else None)
     observed, fig, reason = judge(res, sim)
     return [case(episode, driver, lab_case, expected, observed, fig, res, reason)]
+
+
+def applies_to_chip(mod: Any, chip: Optional[str]) -> bool:
+    """Whether an episode module runs on chip `chip` (None: each case's own chip, always)."""
+    only = getattr(mod, "CHIPS", None)
+    return chip is None or not only or chip in only
+
+
+def not_on_chip(name: str, mod: Any, chip: str) -> str:
+    """The line that says an episode was left out on `chip` (CHIPS of its module)."""
+    return (f"{name}: not applicable on chip {chip}: a defect of the "
+            f"{', '.join(getattr(mod, 'CHIPS', ()))} (the episode's CHIPS), left out")
 
 
 def short_figures(c: dict, limit: int = 6) -> str:

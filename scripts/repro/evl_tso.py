@@ -4,6 +4,7 @@ from . import common, evl_tx
 
 NAME = "evl-tso"
 DRIVERS = ("old", "fixed", "stock")
+CHIPS = ("8168evl",)   # the RTL8168evl's own defect (evl-tx.sh pins chip=8168evl)
 
 
 def run(ctx: common.Context, driver: str) -> list:

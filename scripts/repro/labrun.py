@@ -3,7 +3,7 @@
 lablib.lab (the launcher of scripts/run-lab), once or twice and then compared.
 
     runner = Runner(kernel="6.1", out=path, timeout=300, twice=False, qemu=None, iommu=False,
-                    initrd_base=None, log=print)
+                    initrd_base=None, log=print, chip=None)
     res = runner(case, dut_driver, params="", args=None, props="", timeout=None, tag=None,
                  iommu=None, initrd_append=())            # the ctx.lab of common.Context
     res = run_lab(spec, out_dir, twice=False, log=print)   # one Spec, in out_dir
@@ -13,6 +13,8 @@ common.Context: it turns an episode module's ctx.lab call into a Spec (the run d
 <out>/<tag>, tag derived from the arguments unless given) and keeps every result in .runs.
 initrd_base: newc archives appended before the episode's own (scripts/regress: its module
 under test); None means $RTL8168_INITRD_APPEND when the episode appends nothing.
+chip: the DUT's chip profile of every run (run-lab --chip: in place of the case's own); None
+keeps each case's.
 
 res is a lablib.lab.LabRun (LabResult): res.status / res.kind is the result kind (PASS,
 FAIL, TIMEOUT, ERROR: lablib.result.Kind), res.ok is True for PASS. With twice=True the run is
@@ -101,6 +103,7 @@ class Runner:
     initrd_base: Optional[list] = None   # archives before the episode's; None: see above
     log: Log = print
     runs: list = field(default_factory=list)   # every LabResult, in order
+    chip: Optional[str] = None           # the DUT's profile (run-lab --chip); None: the case's
 
     def spec(self, case: str, dut_driver: str, params: str = "",
              args: Optional[Mapping] = None, props: str = "", timeout: Optional[float] = None,
@@ -111,7 +114,8 @@ class Runner:
                            dut_props=props,
                            args={k: str(v) for k, v in (args or {}).items()},
                            timeout=timeout or self.timeout, initrd_append=initrd,
-                           qemu=self.qemu, iommu=self.iommu if iommu is None else iommu)
+                           qemu=self.qemu, iommu=self.iommu if iommu is None else iommu,
+                           chip=self.chip)
 
     def __call__(self, case: str, dut_driver: str, params: str = "",
                  args: Optional[Mapping] = None, props: str = "",

@@ -77,6 +77,51 @@ class OldFixedStock(unittest.TestCase):
                           ("syserr_pcierr=0", "unsolicited-syserr-fixed")])
 
 
+class Chips(unittest.TestCase):
+    """--chip NAME: episodes tied to a chip (CHIPS) are left out on others; the lab runs get
+    the chip; reproduce refuses an unknown one (one line, exit 2, nothing written)."""
+
+    def test_applies(self):
+        from repro import evl_sg_cap, evl_short_csum, evl_tso, msi_lost_irq
+        for mod in (evl_sg_cap, evl_short_csum, evl_tso):
+            self.assertEqual(mod.CHIPS, ("8168evl",))
+            self.assertTrue(common.applies_to_chip(mod, None))      # no --chip: its own chip
+            self.assertTrue(common.applies_to_chip(mod, "8168evl"))
+            self.assertFalse(common.applies_to_chip(mod, "8168h"))
+            self.assertIn("8168evl", common.not_on_chip(mod.NAME, mod, "8168h"))
+        for chip in (None, "8168c", "8168h"):
+            self.assertTrue(common.applies_to_chip(msi_lost_irq, chip))
+
+    def test_runner_passes_the_chip(self):
+        from pathlib import Path
+        from repro import labrun
+        spec = labrun.Runner("6.1", Path("/o")).spec("txpoll", "r8169")
+        self.assertIsNone(spec.chip)
+        self.assertNotIn("--chip", spec.command_args())
+        spec = labrun.Runner("6.1", Path("/o"), chip="8168h").spec("txpoll", "r8169",
+                                                                    props="x=1")
+        self.assertEqual((spec.chip, spec.dut_props), ("8168h", "x=1"))
+        self.assertEqual(common.Context("6.1", Path("/o"), None, chip="8168h").chip, "8168h")
+        self.assertIsNone(common.Context("6.1", Path("/o"), None).chip)
+
+    def test_reproduce_unknown_chip(self):
+        import shutil
+        import subprocess
+        import sys
+        import tempfile
+        from pathlib import Path
+        tmp = Path(tempfile.mkdtemp(prefix="repro-test."))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        script = Path(__file__).resolve().parent.parent / "reproduce"
+        p = subprocess.run([sys.executable, str(script), "all", "--chip", "8168zz", "--out",
+                            str(tmp / "out")], capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertRegex(lines[0], r"^reproduce: error: unknown chip '8168zz' \(known: .*8168h")
+        self.assertFalse((tmp / "out").exists())
+
+
 class ResultFields(unittest.TestCase):
     class Run:
         def __init__(self, ok, results):

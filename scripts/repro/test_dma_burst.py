@@ -219,6 +219,90 @@ class Bench(unittest.TestCase):
         self.assertTrue(d.within(b1024[1500], 842.0) and d.within(bunl[1500], 940.0))
 
 
+class OnAnotherChip(unittest.TestCase):
+    """--chip NAME (repro ctx.chip): dma-burst's runs and bench, offload-latency's expectation."""
+    dirs: list = []
+
+    @classmethod
+    def tearDownClass(cls):
+        for d in cls.dirs:
+            shutil.rmtree(d, ignore_errors=True)
+
+    class Ctx:
+        def __init__(self, chip, results):
+            self.chip, self.results, self.calls, self.kernel = chip, results, [], "6.1"
+            self.out = Path(tempfile.mkdtemp(prefix="repro-test."))
+            OnAnotherChip.dirs.append(self.out)
+
+        def log(self, _msg):
+            pass
+
+        def lab(self, case, dut, **kw):
+            self.calls.append(dict(kw, case=case, dut=dut))
+            results = self.results
+
+            class Res:
+                ok, status, reason, wall_s, out_dir, inputs = True, "PASS", "", 0.0, "", ""
+                trace_hash, trace_events, twice_diff = {}, {}, []
+
+                def __init__(self):
+                    self.results = results
+
+                def result(self, **m):
+                    return next((r for r in self.results
+                                 if all(r.get(k) == v for k, v in m.items())), {})
+            return Res()
+
+    def test_dma_burst_runs(self):
+        # the default (no --chip, or the default chip) keeps its one stock run
+        self.assertEqual([r[0] for r in d.runs_for("stock")], ["r8169"])
+        self.assertEqual(d.runs_for("stock", None), d.runs_for("stock"))
+        runs = d.runs_for("stock", "8168h")
+        self.assertEqual([r[0] for r in runs], ["r8169", "r8169-burst1024"])
+        name, dut, params, props, mxdma, mtus, expected, kind = runs[1]
+        self.assertEqual((dut, props, mxdma, expected, kind),
+                         ("r8169", "tx-mxdma=6", 6, common.REPRODUCED, "sawtooth"))
+        self.assertTrue({1074, 1075, 1076, 1077, 1078, 1500} <= set(mtus))
+        for chip in (None, "8168c"):
+            self.assertIsNone(d.other_chip(self.Ctx(chip, [])))
+        self.assertEqual(d.other_chip(self.Ctx("8168h", [])), "8168h")
+
+    @unittest.skipUnless(d.bench_path(), "build/bin/rtl8168-bench not built")
+    def test_bench_on_the_chip(self):
+        """The bench the lab is compared with runs the chip's profile (an unknown chip gives
+        nothing: the bench refused it), and shows the 2012 shape on the 8168h too."""
+        mt = [1000, 1074, 1075, 1076, 1077, 1078, 1500]
+        b = d.bench_sweep("1024", mt, chip="8168h")
+        self.assertEqual(set(b), set(mt))
+        self.assertEqual(d.bench_sweep("1024", mt, chip="8168zz"), {})
+        [saw] = d.sawtooth(b, 1024)
+        self.assertEqual(saw["peak"], 1076)
+        self.assertTrue(saw["ok"])
+        pts = {m: v * 0.995 for m, v in b.items()}   # a lab run that follows the bench
+        limits = {m: d.classify(v, b[m], 50.0, m) for m, v in pts.items()}
+        self.assertEqual(d.evaluate("sawtooth", "1024", pts, b, limits)[0], common.REPRODUCED)
+
+    def test_offload_latency_defaults_follow_r8169(self):
+        def row(combo, sg, tso, mean):
+            return {"kind": "combo", "combo": combo, "sg": sg, "tso": tso, "tx": "on",
+                    "mean_us": str(mean), "stddev_us": "5"}
+        # r8169 left SG/TSO off (every kernel on the 8168c, 6.1/6.12 on the 8168h): the cost
+        ctx = self.Ctx("8168h", [row("default", "off", "off", 800), row("on:on:on", "on", "on", 660)])
+        cases = {c["case"]: c for c in o.run(ctx, "stock")}
+        self.assertEqual(cases["r8169-defaults"]["expected"], common.REPRODUCED)
+        self.assertEqual(cases["r8169-defaults"]["verdict"], common.REPRODUCED)
+        # r8169 turned them on itself (7.2 on the 8168h): its defaults are the fix
+        ctx = self.Ctx("8168h", [row("default", "on", "on", 661), row("on:on:on", "on", "on", 660)])
+        cases = {c["case"]: c for c in o.run(ctx, "stock")}
+        self.assertEqual(cases["r8169-defaults"]["expected"], common.CLEAN)
+        self.assertEqual(cases["r8169-defaults"]["verdict"], common.CLEAN)
+        self.assertEqual(cases["r8169-offloads"]["verdict"], common.CLEAN)
+        # ... and a cost with them on is still caught
+        ctx = self.Ctx("8168h", [row("default", "on", "on", 800), row("on:on:on", "on", "on", 660)])
+        cases = {c["case"]: c for c in o.run(ctx, "stock")}
+        self.assertEqual(cases["r8169-defaults"]["verdict"], common.UNEXPECTED)
+
+
 class OffloadLatency(unittest.TestCase):
     def test_judge(self):
         old = {"mean_us": "800", "stddev_us": "4"}
