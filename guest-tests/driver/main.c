@@ -152,7 +152,7 @@ static u32 rtl_rxcfg_base(struct rtl_priv *tp)
 	return tp->g_class ? RXCFG_BASE | RXCFG_EARLY_OFF : RXCFG_BASE;
 }
 
-/* rtl_hw_start_8168() reduced to what the 8168c needs; rings must be armed */
+/* rtl_hw_start_8168() reduced to what the 8168c/evl/h need; rings must be armed */
 void rtl_hw_start(struct rtl_priv *tp)
 {
 	rtl_w8(tp, REG_CFG9346, CFG9346_UNLOCK);
