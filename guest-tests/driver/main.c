@@ -97,8 +97,13 @@ void rtl_hw_stop(struct rtl_priv *tp)
 	rtl_irq_disable(tp);
 	rtl_w16(tp, REG_INTRSTATUS, 0xffff);
 	rtl_w32(tp, REG_RXCONFIG, rtl_r32(tp, REG_RXCONFIG) & ~RX_ACCEPT_MASK);
-	rtl_w8(tp, REG_CHIPCMD, rtl_r8(tp, REG_CHIPCMD) | CMD_STOPREQ);
-	udelay(100);
+	if (tp->g_class) {
+		/* VER_40..: RXDV gate and FIFO-empty waits instead of StopReq (ocp.c) */
+		rtl_cleanup_8168g(tp);
+	} else {
+		rtl_w8(tp, REG_CHIPCMD, rtl_r8(tp, REG_CHIPCMD) | CMD_STOPREQ);
+		udelay(100);
+	}
 	rtl_chip_reset(tp);
 }
 
@@ -130,19 +135,37 @@ static void rtl_write_mac(struct rtl_priv *tp, const u8 *a)
 	rtl_w8(tp, REG_CFG9346, CFG9346_LOCK);
 }
 
-static u32 rtl_txconfig(void)
+static u32 rtl_txconfig(struct rtl_priv *tp)
 {
 	u32 burst = clamp(rtl_tx_dma_burst, 0, 7);
 
+	/* rtl_set_tx_config_registers: TXCFG_AUTO_FIFO on VER_34..53 (here: the 8168h only, the
+	 * 8168evl path keeps the register traffic it always had) */
+	if (tp->g_class)
+		return TXCFG_IFG | burst << TXCFG_MXDMA_SHIFT | TXCFG_AUTO_FIFO;
 	return TXCFG_IFG | burst << TXCFG_MXDMA_SHIFT;
 }
 
-/* rtl_hw_start_8168() reduced to what the 8168c needs; rings must be armed */
+/* rtl_init_rxcfg: RX_EARLY_OFF on VER_40..53 (RxConfig 0xCF00), else 0xC700 */
+static u32 rtl_rxcfg_base(struct rtl_priv *tp)
+{
+	return tp->g_class ? RXCFG_BASE | RXCFG_EARLY_OFF : RXCFG_BASE;
+}
+
+/* rtl_hw_start_8168() reduced to what the 8168c/evl/h need; rings must be armed */
 void rtl_hw_start(struct rtl_priv *tp)
 {
 	rtl_w8(tp, REG_CFG9346, CFG9346_UNLOCK);
 	rtl_w16(tp, REG_CPLUSCMD, tp->cp_cmd);
+	if (tp->g_class) {
+		/* rtl_hw_start_8168: EarlySize; rtl_hw_config -> rtl_hw_start_8168h_1 (ocp.c),
+		 * which opens the RXDV gate that rtl_hw_init_8168g / rtl8169_cleanup closed */
+		rtl_w8(tp, REG_MAXTXPKTSIZE, EARLY_SIZE);
+		rtl_hw_start_8168h_1(tp);
+	}
 	rtl_w16(tp, REG_INTRMITIGATE, 0);
+	if (tp->g_class)
+		r8168_mac_ocp_modify(tp, 0xc0ac, 0, 0x1f80); /* rtl_enable_exit_l1 */
 	/* r8169 rtl_set_rx_max_size: R8169_RX_BUF_SIZE + 1; the 2009 driver: 16383 */
 	rtl_w16(tp, REG_RXMAXSIZE, rtl_rx_spill_fix ? RX_BUF_SIZE + 1 : RX_MAXSIZE_2009);
 	/* high word first, then low (r8169 rtl_set_rx_tx_desc_registers) */
@@ -154,8 +177,8 @@ void rtl_hw_start(struct rtl_priv *tp)
 
 	rtl_r8(tp, REG_CHIPCMD);
 	rtl_w8(tp, REG_CHIPCMD, CMD_TXEN | CMD_RXEN);
-	rtl_w32(tp, REG_RXCONFIG, RXCFG_BASE);
-	rtl_w32(tp, REG_TXCONFIG, rtl_txconfig());
+	rtl_w32(tp, REG_RXCONFIG, rtl_rxcfg_base(tp));
+	rtl_w32(tp, REG_TXCONFIG, rtl_txconfig(tp));
 	rtl_set_rx_mode(tp->dev);
 
 	rtl_w16(tp, REG_INTRSTATUS, 0xffff);
@@ -364,6 +387,7 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 	tp->dev = dev;
 	tp->pdev = pdev;
 	mutex_init(&tp->phy_lock);
+	spin_lock_init(&tp->mac_ocp_lock);
 	INIT_WORK(&tp->reset_work, rtl_reset_work);
 	INIT_WORK(&tp->link_work, rtl_link_work);
 
@@ -386,10 +410,13 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		return -EIO;
 	}
 	tp->xid = (txcfg >> 20) & 0xfcf;
-	/* r8169: {0x7c8, 0x3c0} = RTL8168c/8111c, {0x7c8, 0x2c8} = RTL8168evl/8111evl */
+	/* r8169: {0x7c8, 0x3c0} = RTL8168c/8111c, {0x7c8, 0x2c8} = RTL8168evl/8111evl,
+	 * {0x7cf, 0x541} = RTL8168h/8111h (VER_46) */
 	tp->evl = (tp->xid & 0x7c8) == 0x2c8;
-	if ((tp->xid & 0x7c8) != 0x3c0 && !tp->evl) {
-		dev_err(&pdev->dev, "unsupported chip XID %03x (RTL8168c 3c4, RTL8168evl 2c8)\n",
+	tp->g_class = (tp->xid & 0x7cf) == 0x541;
+	if ((tp->xid & 0x7c8) != 0x3c0 && !tp->evl && !tp->g_class) {
+		dev_err(&pdev->dev,
+			"unsupported chip XID %03x (RTL8168c 3c4, RTL8168evl 2c8, RTL8168h 541)\n",
 			tp->xid);
 		return -ENODEV;
 	}
@@ -401,9 +428,11 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		return ret;
 	pci_set_master(pdev);
 
-	rtl_w32(tp, REG_RXCONFIG, RXCFG_BASE);
+	rtl_w32(tp, REG_RXCONFIG, rtl_rxcfg_base(tp));
 	rtl_irq_disable(tp);
 	rtl_w16(tp, REG_INTRSTATUS, 0xffff);
+	if (tp->g_class)
+		rtl_hw_init_8168g(tp); /* rtl_hw_initialize (ocp.c) */
 	rtl_chip_reset(tp);
 
 	ret = rtl_alloc_irq(tp);
@@ -412,8 +441,12 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		return ret;
 	}
 
-	for (i = 0; i < ETH_ALEN; i++)
-		mac[i] = rtl_r8(tp, REG_MAC0 + i);
+	/* rtl_init_mac_address: the 8168h keeps it in ERI 0xe0/0xe4, IDR0-5 is the fallback */
+	if (tp->g_class)
+		rtl_read_mac_8168h(tp, mac);
+	if (!tp->g_class || !is_valid_ether_addr(mac))
+		for (i = 0; i < ETH_ALEN; i++)
+			mac[i] = rtl_r8(tp, REG_MAC0 + i);
 	if (!is_valid_ether_addr(mac)) {
 		eth_random_addr(mac);
 		dev_warn(&pdev->dev, "no valid MAC in IDR, using a random one\n");
@@ -460,7 +493,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		goto err_irq;
 
 	netdev_info(dev, "%s, XID %03x, %pM, IRQ %d (%s)\n",
-		    tp->evl ? "RTL8168evl/8111evl" : "RTL8168c/8111c", tp->xid, dev->dev_addr,
+		    tp->g_class ? "RTL8168h/8111h" : tp->evl ? "RTL8168evl/8111evl" : "RTL8168c/8111c",
+		    tp->xid, dev->dev_addr,
 		    pci_irq_vector(pdev, 0), tp->msi ? "MSI" : "INTx");
 	if (tp->evl)
 		netdev_info(dev, "evl_sw_pad=%d evl_fix_tso=%d\n", rtl_evl_sw_pad, rtl_evl_fix_tso);
@@ -539,5 +573,5 @@ module_init(rtl_mod_init);
 module_exit(rtl_mod_exit);
 
 MODULE_AUTHOR("rtl8168-sim project");
-MODULE_DESCRIPTION("Driver for the emulated RTL8168c of rtl8168-sim (old/fixed r8169 episodes)");
+MODULE_DESCRIPTION("Driver for the emulated RTL8168c/evl/h of rtl8168-sim (old/fixed r8169 episodes)");
 MODULE_LICENSE("GPL");

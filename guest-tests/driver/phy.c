@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rtl8168sim: MDIO through PHYAR (0x60) and a minimal own link handling (no phylib):
+ * rtl8168sim: MDIO through PHYAR (0x60), on the RTL8168h through GPHY_OCP (0xb8, ocp.c:
+ * r8168g_mdio_read/write, as r8169 for VER_40 and later), and a minimal own link handling
+ * (no phylib):
  * autonegotiation is (re)started on open, and every LinkChg interrupt re-reads BMSR and
  * the negotiated abilities to set the carrier, speed and duplex.
  */
@@ -48,7 +50,7 @@ int rtl_mdio_read(struct rtl_priv *tp, int reg)
 	int v;
 
 	mutex_lock(&tp->phy_lock);
-	v = __rtl_mdio_read(tp, reg);
+	v = tp->g_class ? r8168g_mdio_read(tp, reg) : __rtl_mdio_read(tp, reg);
 	mutex_unlock(&tp->phy_lock);
 	return v;
 }
@@ -58,7 +60,7 @@ int rtl_mdio_write(struct rtl_priv *tp, int reg, u16 val)
 	int ret;
 
 	mutex_lock(&tp->phy_lock);
-	ret = __rtl_mdio_write(tp, reg, val);
+	ret = tp->g_class ? r8168g_mdio_write(tp, reg, val) : __rtl_mdio_write(tp, reg, val);
 	mutex_unlock(&tp->phy_lock);
 	return ret;
 }
@@ -69,7 +71,8 @@ int rtl_phy_probe(struct rtl_priv *tp)
 	int id2 = rtl_mdio_read(tp, MII_PHYSID2);
 
 	if (id1 < 0 || id2 < 0 || (id1 == 0xffff && id2 == 0xffff)) {
-		dev_err(&tp->pdev->dev, "no PHY answers through PHYAR\n");
+		dev_err(&tp->pdev->dev, "no PHY answers through %s\n",
+			tp->g_class ? "GPHY_OCP" : "PHYAR");
 		return -ENODEV;
 	}
 	dev_info(&tp->pdev->dev, "PHY ID %04x:%04x\n", id1, id2);
@@ -81,7 +84,12 @@ int rtl_phy_probe(struct rtl_priv *tp)
 /* power up, advertise 10/100/1000, restart autonegotiation; LinkChg reports the result */
 void rtl_phy_start(struct rtl_priv *tp)
 {
-	int bmcr = rtl_mdio_read(tp, MII_BMCR);
+	int bmcr;
+
+	/* r8169 rtl8169_up -> rtl8169_init_phy -> r8169_hw_phy_config (VER_46) */
+	if (tp->g_class)
+		rtl8168h_hw_phy_config(tp);
+	bmcr = rtl_mdio_read(tp, MII_BMCR);
 
 	if (bmcr < 0) {
 		netdev_warn(tp->dev, "PHY does not answer\n");
@@ -132,6 +140,8 @@ void rtl_link_check(struct rtl_priv *tp)
 			tp->speed = common & (LPA_100FULL | LPA_100HALF) ? SPEED_100 : SPEED_10;
 			tp->duplex = common & (LPA_100FULL | LPA_10FULL) ? DUPLEX_FULL : DUPLEX_HALF;
 		}
+		if (tp->g_class)
+			rtl8168g_read_physr(tp); /* realtek.c rtlgen_read_status */
 	}
 	if (up && !tp->link_up) {
 		tp->link_up = true;

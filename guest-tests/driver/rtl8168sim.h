@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rtl8168sim: a small network driver for the RTL8168c (XID 0x3c4) as emulated by
- * rtl8168-sim. Shared definitions. Register and descriptor facts follow
- * the project's docs/R8169.md (itself checked against r8169_main.c 6.1/6.12).
+ * rtl8168sim: a small network driver for the RTL8168c (XID 0x3c4), RTL8168evl (XID 0x2c8)
+ * and RTL8168h (XID 0x541) as emulated by rtl8168-sim. Shared definitions. Register and
+ * descriptor facts follow the project's docs/R8169.md (itself checked against r8169_main.c
+ * 6.1/6.12); the RTL8168h's (8168g class: MAC OCP, PHY through GPHY_OCP) follow
+ * docs/R8168H.md and r8169's VER_46 paths.
  *
  * The driver carries both the historical ("old") and the fixed behaviour of three
  * r8169 episodes, selected by module parameters (see docs/DRIVER.md).
@@ -14,6 +16,7 @@
 #include <linux/io.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -36,6 +39,29 @@
 #define RX_ACCEPT_MULTICAST 0x04
 #define RX_ACCEPT_BROADCAST 0x08
 #define RX_ACCEPT_MASK 0x3f
+
+/*
+ * ---- RTL8168h (r8169 "8168g class", VER_40 and later) ----
+ * Kept here rather than in rtl8168-regs.h: that header is part of the guest image and of the
+ * lab's programs, whose bytes (and so the lab's timing) must not move for these.
+ */
+#define REG_OCPDR 0xb0 /* MAC OCP: OCPAR_FLAG | reg << 15 | data (r8169 OCPDR) */
+#define REG_GPHY_OCP 0xb8 /* PHY OCP, the same layout, bit 31 handshake (r8169 GPHY_OCP) */
+#define REG_MCU 0xd3
+#define REG_MAXTXPKTSIZE 0xec /* r8169 MaxTxPacketSize, EarlySize 0x27 on 8168evl and later */
+#define REG_MISC 0xf0
+#define OCPAR_FLAG BIT(31)
+#define OCP_STD_PHY_BASE 0xa400 /* C22 register r at 0xa400 + 2r (r8168g_mdio_read) */
+#define MCU_NOW_IS_OOB BIT(7)
+#define MCU_TX_EMPTY BIT(5)
+#define MCU_RX_EMPTY BIT(4)
+#define MCU_RXTX_EMPTY (MCU_TX_EMPTY | MCU_RX_EMPTY)
+#define MCU_LINK_LIST_RDY BIT(1)
+#define MISC_RXDV_GATED_EN BIT(19)
+#define TXCFG_EMPTY BIT(11)     /* TxConfig: the TX path is idle (read only) */
+#define TXCFG_AUTO_FIFO BIT(7)  /* r8169 rtl_set_tx_config_registers, VER_34..53 but VER_39 */
+#define RXCFG_EARLY_OFF BIT(11) /* r8169 rtl_init_rxcfg, VER_40..53: RxConfig 0xCF00 */
+#define EARLY_SIZE 0x27         /* r8169 rtl_hw_start_8168: MaxTxPacketSize on 8168evl_up */
 
 /* DTCCR */
 #define DTCCR_DUMP BIT(3)
@@ -164,6 +190,7 @@ struct rtl_priv {
 	u16 cp_cmd;
 	u32 xid;
 	bool evl; /* RTL8168evl/8111evl (XID 0x2c8, r8169 VER_34) */
+	bool g_class; /* RTL8168h/8111h (XID 0x541, r8169 VER_46): MAC OCP, GPHY_OCP, MCU */
 	bool msi;
 	bool link_up;
 	int speed; /* SPEED_* */
@@ -171,7 +198,8 @@ struct rtl_priv {
 
 	struct work_struct reset_work;
 	struct work_struct link_work;
-	struct mutex phy_lock; /* PHYAR sequence */
+	struct mutex phy_lock; /* PHYAR / GPHY_OCP sequence */
+	spinlock_t mac_ocp_lock; /* OCPDR write-then-read (r8169 mac_ocp_lock) */
 
 	struct rtl_sw_stats sw;
 };
@@ -229,6 +257,22 @@ void rtl_phy_start(struct rtl_priv *tp);
 void rtl_phy_stop(struct rtl_priv *tp);
 void rtl_link_work(struct work_struct *work);
 void rtl_link_check(struct rtl_priv *tp);
+
+/* ocp.c: the RTL8168h (8168g class) paths, r8169 VER_46 */
+void r8168_mac_ocp_write(struct rtl_priv *tp, u32 reg, u32 data);
+u16 r8168_mac_ocp_read(struct rtl_priv *tp, u32 reg);
+void r8168_mac_ocp_modify(struct rtl_priv *tp, u32 reg, u16 mask, u16 set);
+int r8168_phy_ocp_read(struct rtl_priv *tp, u32 reg);
+int r8168_phy_ocp_write(struct rtl_priv *tp, u32 reg, u32 data);
+int r8168g_mdio_read(struct rtl_priv *tp, int reg);
+int r8168g_mdio_write(struct rtl_priv *tp, int reg, u16 val);
+u32 rtl_eri_read(struct rtl_priv *tp, int addr);
+void rtl_hw_init_8168g(struct rtl_priv *tp);
+void rtl_cleanup_8168g(struct rtl_priv *tp);
+void rtl_hw_start_8168h_1(struct rtl_priv *tp);
+void rtl_read_mac_8168h(struct rtl_priv *tp, u8 *mac);
+void rtl8168h_hw_phy_config(struct rtl_priv *tp);
+void rtl8168g_read_physr(struct rtl_priv *tp);
 
 /* ethtool.c */
 extern const struct ethtool_ops rtl_ethtool_ops;
