@@ -15,6 +15,7 @@ RESULT lines, then the end line of every guest, VERDICT PASS|FAIL <case> <reason
 then the model's trace hash and event count of both NICs are read over QMP. The command line
 and the overlay archive must stay byte-identical for given inputs: the guest's timing, and
 with it every figure and trace hash, depends on them."""
+import json
 import hashlib
 import os
 import re
@@ -105,6 +106,9 @@ class LabRun:
         self.twice_diff = []
         self.second = None
         self.dma = None         # --iommu: qemu.DmaReport of the run (None without --iommu)
+        # the model's counters of each NIC at the end ("dut"/"partner" -> the x-stats JSON;
+        # {} when QEMU had gone): what the chip saw, beside what the guest reported
+        self.model_stats = {}
 
     @property
     def status(self) -> Kind:
@@ -246,7 +250,8 @@ def dut_chip_props(props: str, chip: str | None) -> str:
 
 def case_props(case_file: Path, which: str, extra: str) -> str:
     """-device properties of one NIC: the case's "# lab-dut-props: k=v,..." (or
-    lab-partner-props) line, then the command line's, merged by key (the command line wins)."""
+    lab-partner-props, or lab-dut-port-props for the DUT's root port) line, then the command
+    line's, merged by key (the command line wins)."""
     own = []
     for line in _header_lines(case_file):
         m = re.match(rf"^#\s*lab-{which}-props:\s*(\S*)\s*$", line)
@@ -308,7 +313,11 @@ def pcap_path(console: str | Path) -> Path:
 
 
 def command(s: Spec, img: Path, initrd: str | Path, console: str | Path, dut_props: str,
-            partner_props: str, rrfile: str | Path | None = None) -> list:
+            partner_props: str, rrfile: str | Path | None = None,
+            dut_port_props: str = "") -> list:
+    """QEMU's command line of one lab run. dut_port_props: ",k=v,..." for the DUT's root port
+    rp1 (a case's "# lab-dut-port-props:", e.g. x-aspm-l1=on of qemu-patches/0006); empty for
+    every case that gives none, so their command lines stay as they were."""
     append = ["console=ttyS0", "panic=-1", "loglevel=4", "nokaslr", f"lab.case={s.case}",
               f"lab.driver={s.dut_driver}"]
     append += [f"lab.{k}={v}" for k, v in s.args.items()]
@@ -318,7 +327,7 @@ def command(s: Spec, img: Path, initrd: str | Path, console: str | Path, dut_pro
             "-no-shutdown", "-display", "none", "-accel", "tcg,thread=single",
             "-icount", qemu.icount(s.rr, rrfile), "-rtc", qemu.VM_RTC, *qemu.firmware_args(),
             *(qemu.iommu_args() if s.iommu else []),   # before the devices it translates
-            "-device", "pcie-root-port,id=rp1,chassis=1,slot=1",
+            "-device", "pcie-root-port,id=rp1,chassis=1,slot=1" + dut_port_props,
             "-device", "pcie-root-port,id=rp2,chassis=2,slot=2",
             "-netdev", "hubport,id=hp1,hubid=0",
             # --pcap: QEMU's filter-dump on the DUT's hubport sees every frame of both NICs
@@ -380,7 +389,7 @@ def run(s: Spec, out_dir: str | Path | None = None, say: Callable[[str], None] =
                 raise HarnessError(f"RTL8168_INITRD_APPEND: no file {x}")
         out.mkdir(parents=True, exist_ok=True)
         for f in ("console.log", "qemu.log", "qemu.cmdline", "qmp.log", "run-lab.txt",
-                  "hang-diag.txt"):
+                  "hang-diag.txt", "model-stats.json"):
             (out / f).unlink(missing_ok=True)
         progs = case_programs(LAB_DIR / f"{s.case}.sh", build_programs())
     except HarnessError as e:
@@ -416,17 +425,19 @@ def _run(s, res, out, work, krel, extras, progs, say):
     try:
         dut_props = dut_chip_props(case_props(case_file, "dut", s.dut_props), s.chip)
         partner_props = case_props(case_file, "partner", s.partner_props)
+        dut_port_props = case_props(case_file, "dut-port", "")
     except HarnessError as e:
         res.kind, res.reason = Kind.ERROR, str(e)
         return
     console = out / "console.log"
-    cmd = command(s, img, initrd, console, dut_props, partner_props, rrfile)
+    cmd = command(s, img, initrd, console, dut_props, partner_props, rrfile, dut_port_props)
     res.inputs = inputs_fingerprint(cmd, initrd, console, img / "vmlinux", cmd[0], rrfile)
     (out / "qemu.cmdline").write_text(qemu.quote(cmd) + "\n")
     desc = (f"{s.kernel} case={s.case} dut={s.dut_driver}"
             + (f" params='{s.params}'" if s.params else "")
             + (f" props={dut_props[1:]}" if dut_props else "")
             + (f" partner-props={partner_props[1:]}" if partner_props else "")
+            + (f" dut-port-props={dut_port_props[1:]}" if dut_port_props else "")
             + "".join(f" {k}={v}" for k, v in s.args.items())
             + (f" rr={s.rr}" if s.rr else "")
             + (" iommu" if s.iommu else ""))
@@ -436,7 +447,7 @@ def _run(s, res, out, work, krel, extras, progs, say):
     con = launch.Console(console)
     try:
         kind, reason, stopped = _watch(s, vm, con, deadline, out)
-        hashes, events = _collect(vm, stopped, out)
+        hashes, events, res.model_stats = _collect(vm, stopped, out)
     finally:
         vm.close()
     res.wall_s = deadline.elapsed()
@@ -535,8 +546,9 @@ def _watch(s, vm, con, deadline, out):
 
 
 def _collect(vm, stopped, out):
-    """The model's trace hash and event count of both NICs, then quit."""
-    hashes, events = {}, {}
+    """The model's trace hash, event count and counters (x-stats, also written to
+    model-stats.json) of both NICs, then quit."""
+    hashes, events, stats = {}, {}, {}
     qmp = vm.qmp
     if vm.alive():
         if not stopped:
@@ -553,9 +565,17 @@ def _collect(vm, stopped, out):
             r = qmp.command("qom-get", path=f"/machine/peripheral/{dev}",
                             property="x-trace-events")
             events[dev] = r.get("return") if r and "return" in r else "?"
+            r = qmp.command("qom-get", path=f"/machine/peripheral/{dev}", property="x-stats")
+            try:
+                stats[dev] = json.loads(r["return"])
+            except (TypeError, KeyError, ValueError):
+                pass
+        if stats:
+            (out / "model-stats.json").write_text(json.dumps(stats, indent=1, sort_keys=True)
+                                                  + "\n")
         qmp.command("quit", timeout=10)
         if vm.wait(15) is None:
             vm.close()
     vm.log.close()
     (out / "qmp.log").write_text("".join(qmp.raw))
-    return hashes, events
+    return hashes, events, stats

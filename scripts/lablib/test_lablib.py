@@ -425,6 +425,28 @@ class QemuCommand(Tmp):
         self.assertEqual(s.command_args()[:6], ["--kernel", "6.1", "--case", "txpoll",
                                                 "--dut-driver", "rtl8168sim"])
 
+    def test_dut_port_props(self):
+        """A case's "# lab-dut-port-props:" goes to the DUT's root port rp1 only; a case
+        without one leaves rp1 as it was (every other case's command line unchanged)."""
+        case = self.tmp / "aspm.sh"
+        case.write_text("# lab-dut-props: chip=8168h\n# lab-dut-port-props: x-aspm-l1=on\n")
+        self.assertEqual(lab.case_props(case, "dut-port", ""), ",x-aspm-l1=on")
+        self.assertEqual(lab.case_props(case, "dut", ""), ",chip=8168h")
+        plain = self.tmp / "plain.sh"
+        plain.write_text("# lab-dut-props: chip=8168h\n")
+        self.assertEqual(lab.case_props(plain, "dut-port", ""), "")
+        bad = self.tmp / "bad.sh"
+        bad.write_text("# lab-dut-port-props: x-aspm-l1\n")
+        with self.assertRaises(HarnessError):
+            lab.case_props(bad, "dut-port", "")
+        s = lab.Spec(kernel="6.1", case="aspm")
+        cmd = lab.command(s, Path("/img"), "/w/i.cpio", "/o/c.log", "", "", None,
+                          ",x-aspm-l1=on")
+        self.assertIn("pcie-root-port,id=rp1,chassis=1,slot=1,x-aspm-l1=on", cmd)
+        self.assertIn("pcie-root-port,id=rp2,chassis=2,slot=2", cmd)
+        cmd = lab.command(s, Path("/img"), "/w/i.cpio", "/o/c.log", "", "")
+        self.assertIn("pcie-root-port,id=rp1,chassis=1,slot=1", cmd)
+
     def test_inputs_fingerprint_ignores_paths(self):
         files = []
         for n in ("i1", "i2", "v", "q"):

@@ -48,7 +48,8 @@ def _one(spec: lablab.Spec, out_dir: Path, log: Log) -> LabResult:
 
 
 def compare(a: LabResult, b: LabResult) -> list:
-    """Differences between two runs of the same case (hashes, event counts, RESULT fields)."""
+    """Differences between two runs of the same case (hashes, event counts, RESULT fields,
+    the model's counters)."""
     diff = []
     if a.inputs != b.inputs:
         diff.append(f"inputs changed between the two runs ({a.inputs} != {b.inputs}: a file the "
@@ -66,6 +67,11 @@ def compare(a: LabResult, b: LabResult) -> list:
         for k in sorted(set(x) | set(y)):
             if x.get(k) != y.get(k):
                 diff.append(f"RESULT[{i}].{k} {x.get(k)} != {y.get(k)}")
+    for dev in ("dut", "partner"):   # the model's counters at the end (x-stats)
+        x, y = a.model_stats.get(dev, {}), b.model_stats.get(dev, {})
+        for k in sorted(set(x) | set(y)):
+            if x.get(k) != y.get(k):
+                diff.append(f"model_stats.{dev}.{k} {x.get(k)} != {y.get(k)}")
     return diff
 
 
