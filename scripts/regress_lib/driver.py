@@ -148,6 +148,25 @@ def source_files(d: str | Path) -> list:
                   and f.name != "regpoke.c")  # a guest tool of the driver's smoke test
 
 
+def module_files(d: str | Path, name: str) -> list:
+    """The files a module's build needs: its sources, and for rtl8168sim the register map it
+    shares with the guest tools (rtl8168-regs.h, kept in guest-tests/programs/ beside the
+    driver's directory; scripts/build-driver copies it in the same way) unless the directory
+    has its own copy."""
+    files = source_files(d)
+    if name == "rtl8168sim" and not (Path(d) / SHARED_REGS).is_file():
+        for cand in (Path(d).resolve().parent / "programs" / SHARED_REGS,
+                     Path(__file__).resolve().parents[2] / "guest-tests" / "programs" /
+                     SHARED_REGS):
+            if cand.is_file():
+                files.append(cand)
+                break
+    return files
+
+
+SHARED_REGS = "rtl8168-regs.h"
+
+
 def kbuild_for(d: str | Path, name: str) -> str | None:
     """The Kbuild text that builds only the module (the realtek Makefile also builds 8139cp,
     8139too, atp from the kernel's config)."""
@@ -167,7 +186,7 @@ def build_key(kernel: str, d: str | Path, name: str) -> str:
     cc = _run([hd["cc"], "--version"]).stdout.splitlines()[:1]
     for part in (name, hd["release"], hd["version"], " ".join(cc)):
         h.update(part.encode() + b"\0")
-    for f in source_files(d):
+    for f in module_files(d, name):
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
@@ -198,7 +217,7 @@ def _build_into(kernel, d, name, key, store, hd, log):
     try:
         src = work / "src"
         src.mkdir()
-        for f in source_files(d):
+        for f in module_files(d, name):
             shutil.copy2(f, src / f.name)
         kb = kbuild_for(d, name)
         if kb is not None:

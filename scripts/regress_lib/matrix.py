@@ -35,12 +35,17 @@ LAB = {
     "offload-latency": "offload_latency",
     "frames": "frames",  # a check, not an episode: full-size/jumbo receive (issue 18)
     "dma-after-close": "dma_after_close",  # always behind intel-iommu (issue 18)
+    "aspm-l1": "aspm_l1",  # the 8168h's link in ASPM L1 (its case pins the chip, issue 28)
 }
 # lab entries whose episode has no "fixed" (rtl8168sim) case: r8169 drivers only
 R8169_ONLY_LAB = {"dma-after-close"}
 # lab entries that always run behind intel-iommu: not for kernels built from guest.config,
 # which leaves the IOMMU out (scripts/bisect --kernel-tree)
 IOMMU_ONLY_LAB = {"dma-after-close"}
+# lab entries a kernel built from guest.config cannot run (tinyconfig leaves the option off),
+# with what it lacks: scripts/bisect --kernel-tree leaves them out
+NOT_ON_GUEST_CONFIG = {**{n: "an IOMMU" for n in IOMMU_ONLY_LAB},
+                       "aspm-l1": "CONFIG_PCIEASPM (the guest's ASPM policy)"}
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
 # What a lab entry means under --chip NAME (a chip other than the one its case runs on by
@@ -48,6 +53,9 @@ GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 # the verdicts of a driver with every fix. Printed by --list --chip and in docs/REGRESS.md;
 # an entry whose episode module lists CHIPS without NAME is "not applicable" (left out, named).
 ON_OTHER_CHIP = {
+    "aspm-l1": "only the 8168h models ASPM L1 (the episode's CHIPS): on another chip not "
+               "applicable, left out; on the 8168h the driver must not let the link into L1 "
+               "(no TX timeout, no L1 entry)",
     "dma-after-close": "the DUT is the chip with x-pme=on in place of the case's 8168evl (r8169's "
                        "close path with Wake-on-LAN is the same code on every chip that has it): "
                        "no IOMMU DMA fault",

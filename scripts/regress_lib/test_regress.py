@@ -32,8 +32,8 @@ UNIT_ONLY = os.environ.get("RTL8168_REGRESS_UNIT_ONLY") == "1"
 class Shard(unittest.TestCase):
     def test_every_entry_exactly_once(self):
         names = matrix.select(None, "r8169")
-        # 6 guest scenarios + 5 episodes (dma-after-close: r8169 only) + the frames check
-        self.assertEqual(len(names), 12)
+        # 6 guest scenarios + 6 episodes (dma-after-close: r8169 only) + the frames check
+        self.assertEqual(len(names), 13)
         for n in range(1, 12):
             got = [x for i in range(1, n + 1) for x in matrix.shard(names, i, n)]
             self.assertEqual(sorted(got), sorted(names), n)
@@ -53,8 +53,8 @@ class Shard(unittest.TestCase):
 class Select(unittest.TestCase):
     def test_groups_and_names(self):
         self.assertEqual(matrix.select("lab", "r8169"),
-                         ["dma-after-close", "dma-burst", "frames", "msi-lost-irq",
-                          "offload-latency", "txpoll-stall"])
+                         ["aspm-l1", "dma-after-close", "dma-burst", "frames",
+                          "msi-lost-irq", "offload-latency", "txpoll-stall"])
         self.assertEqual(matrix.select("smoke,txpoll-stall,smoke", "r8169"),
                          ["smoke", "txpoll-stall"])
         # dma-after-close needs r8169's Wake-on-LAN paths: not in rtl8168sim's matrix
@@ -178,12 +178,40 @@ class Baselines(unittest.TestCase):
                          {"txpoll-stall.rr_mbps": 500.12})
 
 
+class ModuleFiles(unittest.TestCase):
+    """--driver guest-tests/driver: the build gets the register map rtl8168sim shares with the
+    guest tools (guest-tests/programs/rtl8168-regs.h), as scripts/build-driver gives it."""
+
+    def test_rtl8168sim_gets_the_shared_register_map(self):
+        from regress_lib import driver
+        names = [f.name for f in driver.module_files(REPO / "guest-tests" / "driver",
+                                                      "rtl8168sim")]
+        self.assertIn("rtl8168-regs.h", names)
+        self.assertIn("main.c", names)
+        self.assertNotIn("regpoke.c", names)
+
+    def test_a_copy_with_its_own_header_keeps_it_and_r8169_gets_none(self):
+        from regress_lib import driver
+        tmp = Path(tempfile.mkdtemp(prefix="regress-test."))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        (tmp / "main.c").write_text("int x;\n")
+        (tmp / "rtl8168-regs.h").write_text("/* mine */\n")
+        files = driver.module_files(tmp, "rtl8168sim")
+        self.assertEqual([f for f in files if f.name == "rtl8168-regs.h"],
+                         [tmp / "rtl8168-regs.h"])
+        (tmp / "rtl8168-regs.h").unlink()
+        self.assertEqual([f.name for f in driver.module_files(tmp, "r8169")], ["main.c"])
+
+
 class ChipEntries(unittest.TestCase):
     def test_every_lab_entry_says_what_it_means_on_another_chip(self):
         self.assertEqual(set(matrix.ON_OTHER_CHIP), set(matrix.LAB))
         for name in matrix.names_for("r8169"):
             self.assertTrue(matrix.applies_to_chip(name, None))
             self.assertTrue(matrix.applies_to_chip(name, "8168h"), name)
+        # the one entry tied to a chip: left out on the others
+        self.assertEqual([n for n in matrix.names_for("r8169")
+                          if not matrix.applies_to_chip(n, "8168c")], ["aspm-l1"])
 
     def test_dma_burst_figures_only_from_the_r8169_case(self):
         from regress_lib import runner

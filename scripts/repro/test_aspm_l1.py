@@ -47,6 +47,15 @@ class AspmL1(unittest.TestCase):
         self.assertEqual(obs, common.CLEAN, why)
         self.assertEqual(fig["aspm_l1_entries"], 0)
 
+    def test_l1_enabled_by_the_os_alone_is_clean(self):
+        # the fixed driver: Link Control has L1, the chip's ASPM_en is off, the link stays in L0
+        obs, fig, why = aspm_l1.judge(aspm_run({"l1_on": 1}, {
+            "received": 1200, "lost": 0, "tx_timeouts": 0, "stall_ms": 0,
+            "aspm_disabled_msgs": 0, "l1_after": 1},
+            {"aspm_l1_entries": 0, "tx_doorbells_lost_l1": 0}))
+        self.assertEqual(obs, common.CLEAN, why)
+        self.assertEqual(fig["l1_after"], "1")
+
     def test_clean_needs_no_timeout_no_loss_and_no_l1(self):
         self.assertIsNone(aspm_l1.judge(clean_run(tx_timeouts=1))[0])
         self.assertIsNone(aspm_l1.judge(clean_run(received=1190))[0])
@@ -64,7 +73,7 @@ class AspmL1(unittest.TestCase):
 
     def test_episode_declares_its_chip_and_drivers(self):
         self.assertEqual(aspm_l1.CHIPS, ("8168h",))
-        self.assertEqual(aspm_l1.DRIVERS, ("old", "stock"))
+        self.assertEqual(aspm_l1.DRIVERS, ("old", "fixed", "stock"))
         self.assertTrue(aspm_l1.PATCH.is_file())
         case = aspm_l1.PATCH.parents[1] / "lab" / f"{aspm_l1.CASE}.sh"
         head = case.read_text()
