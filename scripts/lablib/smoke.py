@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import cpio, launch, protocol, qemu
+from . import chips, cpio, launch, protocol, qemu
 from .result import HarnessError, Kind
 
 REPO = qemu.REPO
@@ -35,13 +35,17 @@ Prints the guest console; exit 0 when the guest prints "VERDICT PASS smoke ...",
 VERDICT FAIL or a timeout, 2 on bad arguments or missing pieces."""
 
 
-def command(qemu_bin: str, img: Path, initrd: str | Path, console: str | Path) -> list:
+def command(qemu_bin: str, img: Path, initrd: str | Path, console: str | Path,
+            chip: str | None = None) -> list:
+    """chip: NIC A's profile (rtl8168sim's NIC; NIC B, r8169's, stays the default), None for the
+    model's default: the command line without --chip is unchanged."""
+    a_props = f",chip={chip}" if chip and chip != chips.default_id() else ""
     return [qemu_bin, "-nodefaults", "-no-reboot", "-display", "none", "-m", "512", "-smp", "1",
             *qemu.firmware_args(), "-accel", "tcg", "-M", "q35",
             "-device", "pcie-root-port,id=rp1,chassis=1,slot=1",
             "-device", "pcie-root-port,id=rp2,chassis=2,slot=2",
             "-netdev", "hubport,id=a,hubid=0",
-            "-device", qemu.device("rtl8168", None, "a", "52:54:00:00:00:01", "rp1"),
+            "-device", qemu.device("rtl8168", None, "a", "52:54:00:00:00:01", "rp1", a_props),
             "-netdev", "hubport,id=b,hubid=0",
             "-device", qemu.device("rtl8168", None, "b", "52:54:00:00:00:02", "rp2"),
             "-kernel", str(img / "vmlinux"), "-initrd", str(initrd),
@@ -59,7 +63,7 @@ def overlay(path: str | Path, krel: str, ko: str | Path, params: str, regpoke: s
     t.write(path)
 
 
-def run(kernel: str, params: str, timeout: float) -> tuple:
+def run(kernel: str, params: str, timeout: float, chip: str | None = None) -> tuple:
     kernel = qemu.kernel_name(kernel)
     img, info = qemu.image(kernel)
     ko = REPO / "build" / "driver" / kernel / "rtl8168sim.ko"
@@ -79,7 +83,7 @@ def run(kernel: str, params: str, timeout: float) -> tuple:
         initrd = qemu.initrd(img / "initramfs.cpio", [work / "ov.cpio"], work / "initramfs.cpio")
         console = work / "console.log"
         deadline = launch.Deadline(timeout)
-        vm = launch.Qemu(command(q, img, initrd, console), work / "qemu.log", nice=19)
+        vm = launch.Qemu(command(q, img, initrd, console, chip), work / "qemu.log", nice=19)
         try:
             while vm.alive() and not deadline.expired():
                 time.sleep(0.2)
@@ -111,16 +115,22 @@ def main(argv: list) -> int:
     ap.add_argument("--use-intx", action="store_true", help="adds use_intx=1 to --params")
     ap.add_argument("--timeout", type=float, default=300, metavar="SEC",
                     help="wall-clock limit (default 300)")
+    ap.add_argument("--chip", metavar="NAME",
+                    help="chip profile of rtl8168sim's NIC (one the model lists, e.g. 8168h; "
+                         "default the model's); r8169's NIC keeps the default")
     try:
         a = ap.parse_args(argv)
     except SystemExit as e:
         return 0 if e.code == 0 else 2
     params = a.params + (" use_intx=1" if a.use_intx else "")
     try:
-        kind, reason = run(a.kernel, params, a.timeout)
+        if a.chip is not None:
+            chips.check(a.chip)
+        kind, reason = run(a.kernel, params, a.timeout, a.chip)
     except HarnessError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
-    what = f"{a.kernel}, params '{params}'" + (f", {reason}" if reason else "")
+    what = f"{a.kernel}, params '{params}'" + (f", chip {a.chip}" if a.chip else "") + \
+        (f", {reason}" if reason else "")
     print(f"{PROG}: {kind} ({what})")
     return kind.exit_code

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
 
-from lablib import chips, cpio, guest, kernelpkg, lab, launch, protocol, qemu
+from lablib import chips, cpio, guest, kernelpkg, lab, launch, protocol, qemu, smoke
 from lablib.result import HarnessError, Kind, Outcome
 
 
@@ -546,6 +546,21 @@ class ChipOption(Tmp):
                                "e1000e", "--chip", "8168h", "--out", str(out)),
                       r"--nic e1000e has none")
         self.assertFalse(out.exists(), "a directory was written")
+
+    def test_driver_smoke_test_chip(self):
+        """guest-tests/driver/smoke-test --chip NAME: NIC A (rtl8168sim's) gets chip=NAME, last,
+        as the qemu-chip front gave it; the default chip or none leaves the command line as it
+        was; an unknown chip is one line, exit 2."""
+        def cmd(chip):
+            return smoke.command("/q", Path("/img"), "/i", "/c", chip)
+        a = [x for x in cmd("8168h") if x.startswith("rtl8168,") and ",mac=52:54:00:00:00:01," in x]
+        self.assertEqual(a, ["rtl8168,netdev=a,mac=52:54:00:00:00:01,romfile=,bus=rp1,chip=8168h"])
+        self.assertIn("rtl8168,netdev=b,mac=52:54:00:00:00:02,romfile=,bus=rp2", cmd("8168h"))
+        self.assertEqual(cmd(None), cmd(chips.default_id()))
+        self.assertNotIn("chip=", " ".join(cmd(None)))
+        self.one_line(self.cli("../guest-tests/driver/smoke-test", "--kernel", "6.1",
+                               "--chip", "8168zz"),
+                      r"^smoke-test: error: unknown chip '8168zz' \(known: ")
 
     def test_default_unchanged(self):
         default = chips.default_id()
