@@ -277,6 +277,7 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
 }
 
 void Device::pci_config_write(Time now, uint32_t addr, uint32_t value, unsigned len) {
+  if (!link.modelled()) return;  // nothing behind config space but the link's ASPM
   Entry entry(*this, now);
   advance_to(now);
   link.config_write(addr, value, len);

@@ -9,6 +9,7 @@
 #include <rtl8168/rtl8168.h>
 
 #include <string>
+#include <vector>
 
 #include "harness/nic.h"
 
@@ -94,6 +95,13 @@ TEST(ApiAspm, OtherChipsNeverEnterL1) {
     Nic nic(chip(id), std::string(id) == "8168evl" ? evl : DriverConfig{});
     ASSERT_UP(nic);
     const uint64_t hash = nic.host.trace_hash();
+    // Config writes reach nothing on a chip without ASPM: no trace, same state.
+    const std::vector<uint8_t> blob = nic.host.save();
+    rtl8168_pci_config_write(nic.host.dev(), nic.host.now(), kLnkctl, 0x0003, 2);
+    rtl8168_pci_config_write(nic.host.dev(), nic.host.now(), 0x70c, 0x3f000000u, 4);
+    rtl8168_pci_config_write(nic.host.dev(), nic.host.now(), 0xfff, 0xff, 4);
+    EXPECT_EQ(nic.host.trace_hash(), hash);
+    EXPECT_EQ(nic.host.save(), blob);
     enable_l1(nic);
     nic.host.advance(1'000'000);
     EXPECT_EQ(l1_entries(nic), 0u);
