@@ -78,6 +78,9 @@ struct RTL8168State {
     /* x-pme: the PM capability advertises PME# (see rtl8168_add_pm_capability) */
     bool pme;
 
+    /* The profile models the link's ASPM: config writes go to the model. */
+    bool config_to_model;
+
     /* Migration: the model's state blob, only valid around save/load. */
     uint32_t state_len;
     uint8_t *state;
@@ -612,8 +615,8 @@ static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
         pci_irq_deassert(pdev);
     }
     /* Link Control's ASPM Control and the ASPM entrance latency (the model
-     * picks what it models, pcie_link.h). */
-    if (s->dev) {
+     * picks what it models, pcie_link.h); profiles without ASPM see none. */
+    if (s->dev && s->config_to_model) {
         rtl8168_model_begin(s);
         rtl8168_pci_config_write(s->dev, rtl8168_now(), addr, val, len);
         rtl8168_model_done(s);
@@ -756,6 +759,7 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
         goto fail_msi;
     }
     rtl8168_apply_pcie_aspm(pdev, &id);
+    s->config_to_model = id.aspm_control_writable;
 
     memory_region_init_io(&s->io, OBJECT(s), &rtl8168_reg_ops, s, "rtl8168-io",
                           RTL8168_IO_SIZE);

@@ -65,12 +65,13 @@ typedef struct Chip {
     uint32_t txconfig;  /* read at reset: XID in bits 31:20, TXCFG_EMPTY */
     uint8_t revision;
     uint16_t phy_id2;
+    bool aspm_l1;       /* the profile models ASPM L1 (Link Control writable) */
 } Chip;
 
 static const Chip chips[] = {
-    { "8168c", 0x3c400000, 0x02, 0xc912 },
-    { "8168evl", 0x2c800800, 0x06, 0xc800 },   /* bit 11: TX FIFO empty */
-    { "8168h", 0x54100800, 0x15, 0xc800 },     /* VER_46 (XID 0x541) */
+    { "8168c", 0x3c400000, 0x02, 0xc912, false },
+    { "8168evl", 0x2c800800, 0x06, 0xc800, false },   /* bit 11: TX FIFO empty */
+    { "8168h", 0x54100800, 0x15, 0xc800, true },      /* VER_46 (XID 0x541) */
 };
 
 typedef struct Rtl {
@@ -988,6 +989,86 @@ static char *qmp_fault_add(QTestState *qts, const char *spec)
     return err;
 }
 
+/* ---- ASPM L1 (docs/TIMING.md "ASPM L1") ------------------------------------ */
+
+enum { Config5 = 0x56, Cfg5AspmEn = 0x01 };
+
+static int64_t stat_of(QTestState *qts, const char *key)
+{
+    QDict *stats = qom_get_json(qts, "x-stats");
+    int64_t v = qdict_get_int(stats, key);
+
+    qobject_unref(stats);
+    return v;
+}
+
+/*
+ * Link Capabilities and Link Control as the profile says, and the shim's
+ * forwarding of config writes: on the 8168h the OS's ASPM Control (L1) plus
+ * Config5 ASPM_en let the link enter L1 after 16 us without traffic, and the
+ * aspm-l1-txpoll-lost quirk loses the doorbell that finds it there (the frame
+ * stays in the ring) until the OS clears ASPM Control, as r8169's TX-timeout
+ * task does. The older chips keep QEMU's read-only ASPM Control and send.
+ */
+static void test_aspm(const void *data)
+{
+    const Chip *chip = data;
+    Rtl r;
+    Rings g;
+    uint8_t f[100];
+    uint8_t exp;
+    uint32_t lnkcap;
+    uint16_t lnkctl;
+
+    rtl_start(&r, chip, ",timing=on");
+    exp = qpci_find_capability(r.dev, PCI_CAP_ID_EXP, 0);
+    g_assert_cmphex(exp, ==, 0x70);
+    lnkcap = qpci_config_readl(r.dev, exp + PCI_EXP_LNKCAP);
+    lnkctl = qpci_config_readw(r.dev, exp + PCI_EXP_LNKCTL);
+    qpci_config_writew(r.dev, exp + PCI_EXP_LNKCTL, lnkctl | PCI_EXP_LNKCTL_ASPMC);
+    if (chip->aspm_l1) {
+        /* L0s and L1; exit latencies > 4 us and 32-64 us (profile.cc) */
+        g_assert_cmphex(lnkcap & PCI_EXP_LNKCAP_ASPMS, ==, PCI_EXP_LNKCAP_ASPMS);
+        g_assert_cmphex((lnkcap & PCI_EXP_LNKCAP_L0SEL) >> 12, ==, 7);
+        g_assert_cmphex((lnkcap & PCI_EXP_LNKCAP_L1EL) >> 15, ==, 6);
+        g_assert_cmphex(qpci_config_readw(r.dev, exp + PCI_EXP_LNKCTL) &
+                        PCI_EXP_LNKCTL_ASPMC, ==, PCI_EXP_LNKCTL_ASPMC);
+        qpci_config_writew(r.dev, exp + PCI_EXP_LNKCTL, lnkctl | PCI_EXP_LNKCTL_ASPM_L1);
+    } else {
+        g_assert_cmphex(qpci_config_readw(r.dev, exp + PCI_EXP_LNKCTL) &
+                        PCI_EXP_LNKCTL_ASPMC, ==, 0);
+    }
+    wait_link(&r);
+    rings_start(&r, &g, TxOK | RxOK);
+    wr8(&r, Cfg9346, Cfg9346_Unlock);
+    wr8(&r, Config5, rd8(&r, Config5) | Cfg5AspmEn);
+    wr8(&r, Cfg9346, Cfg9346_Lock);
+    step(&r, 100 * 1000);               /* idle: past the 16 us entrance latency */
+    build_frame(f, sizeof(f), peer_mac, rtl_mac, 0x11);
+    if (!chip->aspm_l1) {
+        g_assert_cmpint(stat_of(r.qts, "aspm_l1_entries"), ==, 0);
+        tx_queue(&r, &g, f, sizeof(f));
+        step(&r, 1000 * 1000);
+        check_tx_done(&r, &g, r.sock, f, sizeof(f));
+        rtl_stop(&r);
+        return;
+    }
+    g_assert_cmpint(stat_of(r.qts, "aspm_l1_entries"), ==, 1);
+    tx_queue(&r, &g, f, sizeof(f));     /* the doorbell wakes the link, is lost */
+    step(&r, 1000 * 1000);
+    g_assert_cmphex(qtest_readl(r.qts, g.tx_ring) & DescOwn, ==, DescOwn);
+    g_assert_cmpint(stat_of(r.qts, "tx_doorbells_lost_l1"), ==, 1);
+    g_assert_false(sock_has_data(r.sock));
+    /* The OS disables ASPM (pci_disable_link_state): the next doorbell works */
+    qpci_config_writew(r.dev, exp + PCI_EXP_LNKCTL, lnkctl & ~PCI_EXP_LNKCTL_ASPMC);
+    wr8(&r, TxPoll, NPQ);
+    step(&r, 1000 * 1000);
+    check_tx_done(&r, &g, r.sock, f, sizeof(f));
+    g_assert_cmpint(stat_of(r.qts, "tx_doorbells_lost_l1"), ==, 1);
+    g_assert_cmpint(stat_of(r.qts, "aspm_l1_entries"), ==, 2);
+    rtl_stop(&r);
+}
+
 /*
  * The schedule at start-up (-device ...,faults=SPEC, commas doubled as in
  * every QEMU option value) and at run time (qom-set fault-add over QMP):
@@ -1333,6 +1414,7 @@ int main(int argc, char **argv)
     add("migrate-hostile", test_migrate_hostile);
     add("fault-qmp", test_fault_qmp);
     add("fault-hmp", test_fault_hmp);
+    add("aspm", test_aspm);
     qtest_add_data_func("/rtl8168/8168h/ocp", &chips[2], test_ocp);
 
     return g_test_run();
