@@ -56,7 +56,17 @@ probe_checks() {
     result "chip=$CHIP_NAME xid=$CHIP_XID"
     eth0_irq_kind | grep -q MSI || fail "eth0 does not use MSI ($(grep eth0 /proc/interrupts))"
     dmesg | grep -qi "$CHIP_PHY\|attached PHY driver" || fail "no PHY driver attached"
-    if [ -n "$CHIP_FW" ]; then
+    if [ -n "$CHIP_FW" ] && [ "${R_fw_present:-0}" = 1 ]; then
+      # run-guest --firmware: the file is in /lib/firmware; r8169 loads it at open, writes its
+      # MAC MCU and PHY patches (r8169_firmware.c) and reports its version in ethtool -i
+      # (rtl8169_get_drvinfo: rtl_fw->version, "rtl8168h-2_0.0.2 02/26/15" for the 8168h's)
+      [ -f "/lib/firmware/$CHIP_FW" ] || fail "--firmware, but no /lib/firmware/$CHIP_FW in the guest"
+      ! dmesg | grep -qiE "(unable to|failed to) (load|apply) firmware|invalid firmware|firmware: failed" \
+        || fail "r8169 did not load $CHIP_FW: $(dmesg | grep -iE 'firmware' | grep -iE 'fail|unable|invalid' | head -1)"
+      fwv="$(ethtool -i eth0 2>/dev/null | sed -n 's/^firmware-version: *//p')"
+      [ -n "$fwv" ] || fail "r8169 reports no firmware version (ethtool -i eth0) with $CHIP_FW present"
+      result "firmware=$CHIP_FW loaded version=$(echo "$fwv" | tr ' ' '_')"
+    elif [ -n "$CHIP_FW" ]; then
       dmesg | grep -qF "Unable to load firmware $CHIP_FW" \
         && result "firmware=$CHIP_FW absent (r8169 carried on)" \
         || result "firmware=$CHIP_FW requested=no"

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, NoReturn
 
-from . import chips, faultctl, launch, protocol, qemu
+from . import chips, faultctl, firmware, launch, protocol, qemu
 from .result import HarnessError, Kind, Outcome
 
 REPO = qemu.REPO
@@ -96,6 +96,8 @@ class Spec:
     verbose: bool = False
     iommu: bool = False
     chip: str = None          # --chip: the rtl8168's profile (None: the properties' or default)
+    firmware: bool = False    # --firmware: the chip's firmware file in the guest (lablib.firmware)
+    boot: str = "vmlinux"     # the scenario's host line boot=: vmlinux (PVH entry) or bzimage
 
 
 def append_line(s: Spec, ports: dict, net_env: dict,
@@ -115,6 +117,8 @@ def append_line(s: Spec, ports: dict, net_env: dict,
         c = chips.chip(chip_of(s.device_props), env)
         a += (f" rtl8168.chip_name={c['name']} rtl8168.chip_xid={c['xid'][2:]}"
               f" rtl8168.chip_phy={c['phy_id'][2:]} rtl8168.chip_fw={c['firmware'] or '-'}")
+        if s.firmware:
+            a += " rtl8168.fw_present=1"   # R_fw_present: probe_checks expects it loaded
     if s.iommu:
         # rtl8168.iommu=1 -> R_iommu: the scenarios assert the NIC's DMA is translated
         a += f" {qemu.IOMMU_APPEND} rtl8168.iommu=1"
@@ -148,10 +152,26 @@ def command(s: Spec, img: Path, initrd: str | Path, append: str, tap: str | None
     if trace and s.nic == "rtl8168":
         for t in trace:
             args += ["-trace", t]
-    args += ["-kernel", str(img / "vmlinux"), "-initrd", str(initrd), "-append", append,
+    args += ["-kernel", str(kernel_file(img, s.boot)), "-initrd", str(initrd), "-append", append,
              "-netdev", netdev,
              "-device", qemu.device(NICS[s.nic], "nic0", "net0", MAC, bus, s.device_props)]
     return [qemu.binary(s.qemu, env), *args]
+
+
+# The kernel QEMU boots: the uncompressed vmlinux through its PVH entry (the default: faster),
+# or, for a scenario whose host line says boot=bzimage, the distribution's bzImage through
+# QEMU's linuxboot option ROM. S3 needs the latter: a PVH-entered kernel (6.1, 6.12, 7.2) resets
+# the machine when SeaBIOS jumps to its ACPI waking vector, while the same kernel booted from its
+# bzImage resumes (scripts/build-guest links both; docs/GUEST.md "Suspend and resume").
+BOOTS = {"vmlinux": "vmlinux", "bzimage": "bzImage"}
+
+
+def kernel_file(img: Path, boot: str) -> Path:
+    f = img / BOOTS[boot]
+    if not f.exists():
+        raise HarnessError(f"the image {img.name} has no {BOOTS[boot]} (rebuild it with "
+                           f"scripts/build-guest; a kernel tree needs its bzImage)")
+    return f
 
 
 def validate(s: Spec) -> tuple:
@@ -192,6 +212,17 @@ def validate(s: Spec) -> tuple:
     s.qemu = qemu.binary(s.qemu)
     qemu.check_binary(s.qemu, need_rtl8168=(s.nic == "rtl8168"))
     h = host_header(sfile)
+    s.boot = h.get("boot") or "vmlinux"
+    if s.boot not in BOOTS:
+        raise HarnessError(f"{sfile.name}: host line boot={s.boot} ({', '.join(BOOTS)})")
+    if s.firmware:
+        if s.nic != "rtl8168":
+            raise HarnessError(f"--firmware puts the rtl8168 chip's firmware file in the guest; "
+                               f"--nic {s.nic} has none")
+        if not chips.chip(chip_of(s.device_props)).get("firmware"):
+            raise HarnessError(f"--firmware: r8169 loads no firmware file for the "
+                               f"{chip_of(s.device_props)} (chips with one: "
+                               f"{', '.join(c['id'] for c in chips.all_chips() if c.get('firmware'))})")
     s.bytes = s.bytes or h.get("bytes") or "64M"
     if s.timeout is None:
         s.timeout = int(h.get("timeout") or 180)
@@ -343,8 +374,10 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
             peers[role], ports[role] = start_peer(r, s, role, counts[role], net_env["listen"])
 
     img, _ = qemu.image(s.kernel)
-    initrd = qemu.initrd(img / "initramfs.cpio", qemu.initrd_append_env(),
-                         r.sockdir / "initramfs.cpio")
+    extras = qemu.initrd_append_env()
+    if s.firmware:
+        extras.append(str(firmware.archive(chips.chip(chip_of(s.device_props))["firmware"])))
+    initrd = qemu.initrd(img / "initramfs.cpio", extras, r.sockdir / "initramfs.cpio")
     base = command(s, img, initrd, append_line(s, ports, net_env), r.tap, trace)
     con = launch.Console()
     vms = {}
@@ -377,6 +410,7 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
     watch = qemu.FaultWatch() if s.iommu else None
     stopped_on_fault = False
     deadline = launch.Deadline(s.timeout)
+    press_at = None               # action=suspend: when the host next presses the power button
     end, host_fail = None, None   # host_fail: an Outcome (FAIL or TIMEOUT) of the host's own
     while True:
         text = con.text()
@@ -423,6 +457,17 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
                 host_fail = Outcome(Kind.FAIL, f"the control port failed: {e}")
                 break
             acted = "faults" if ctl.count else acted
+        elif action == "suspend" and c.has_step(s.scenario, "sleeping-s2idle") and \
+                not c.has_step(s.scenario, "woken-s2idle"):
+            # s2idle: the RTC alarm wakes only S3 in QEMU, the power button woke no guest; the
+            # keyboard, armed as a wakeup source by the guest, does (scenarios/suspend.sh)
+            now = time.monotonic()
+            if press_at is None:
+                press_at = now + 2
+            elif now >= press_at:
+                say("monitor: sendkey shift (the keyboard wakes the guest from s2idle)")
+                r.hmp_log(inst, "sendkey shift")
+                press_at, acted = now + 2, "woke"
         elif action == "migrate" and not acted and c.has_step(s.scenario, "transfer-running"):
             fail = _migrate(s, r, vm, out, say, t0)
             if isinstance(fail, Outcome):
@@ -684,6 +729,11 @@ def parser() -> argparse.ArgumentParser:
                     help="run behind QEMU's intel-iommu (DMA remapping, guest: " +
                          qemu.IOMMU_APPEND + "): any DMA fault of the device FAILs the run and "
                          "is counted in the verdict (q35 only; docs/GUEST.md)")
+    ap.add_argument("--firmware", action="store_true",
+                    help="put the chip's firmware file (r8169's rtl_chip_infos name, e.g. "
+                         "rtl_nic/rtl8168h-2.fw) from Debian's firmware-realtek into the guest: "
+                         "r8169 then loads and applies it at open, and the scenario expects it "
+                         "loaded (default: no file, as on boards without it)")
     ap.add_argument("--verbose", action="store_true", help="echo the guest console while it runs")
     return ap
 
@@ -697,7 +747,8 @@ def main(argv: list) -> int:
              device_props=a.device_props, machine=a.machine, accel=a.accel, icount=a.icount,
              net=a.net, bytes=a.bytes, qemu=a.qemu, peer=a.peer,
              timeout=int(a.timeout) if a.timeout is not None else None, out=a.out,
-             verbose=a.verbose, iommu=a.iommu, chip=a.chip)
+             verbose=a.verbose, iommu=a.iommu, chip=a.chip,
+             firmware=a.firmware)
 
     def on_term(signum, frame):
         raise SystemExit(130)
