@@ -9,16 +9,16 @@
 //             access: the chip latches nothing, and r8169 writes the bases
 //             only while the engines are off (rtl_set_rx_tx_desc_registers)
 //   position  the slot the engine takes next; 0 after ChipCmd reset
-//   fetch     a 16-byte read of a slot (descriptor.h codec); the engines'
-//             read-ahead (the TX prefetcher, RX's next-slot read) use the
-//             same read and next_slot(), only at other slots
+//   fetch     a 16-byte read of a slot (descriptor.h codec); the ring's
+//             read-ahead (desc_cache.h) uses the same read at later slots
 //   advance   past a descriptor: slot 0 after EOR, else the next one, and
 //             slot 0 again after kMaxRing slots without EOR (the model's
 //             bound on a hostile ring: counted in `ring_no_eor`, traced)
 //   write-back  opts1 with Own cleared (TX: 4 bytes per descriptor; RX:
 //             opts2 first, then opts1, so Own is released last)
 //
-// The walk itself (what a descriptor means, when to fetch) stays in the
+// The read-ahead is DescCache (desc_cache.h), the type the engines hold;
+// the walk itself (what a descriptor means, when to fetch) stays in the
 // engines: tx_engine.cc and rx_engine.cc.
 #pragma once
 
@@ -88,10 +88,12 @@ class DescRing {
   void visit(Archive& a) { a.io(pos_); }
   bool pos_valid() const { return pos_ < kMaxRing; }
 
+ protected:
+  Device& d_;
+
  private:
   [[nodiscard]] bool write32(uint64_t addr, uint32_t value) const;  // one posted write
 
-  Device& d_;
   const RingSpec* spec_;
   uint32_t pos_ = 0;
 };

@@ -22,16 +22,10 @@ void RxEngine::reset() {
   ring_.set_pos(0);
 }
 
-void RxEngine::clear_prefetch() {
-  d_.cancel(EventKind::RxPrefetchDone);
-  pf_busy_ = pf_valid_ = false;
-  pf_ = RingDesc{};
-}
-
 void RxEngine::halt() {
   d_.cancel(EventKind::RxDescDone);
   d_.cancel(EventKind::RxWriteDone);
-  clear_prefetch();
+  ring_.forget();
   phase_ = Phase::Idle;
   d_.stats.rx_dropped_disabled += fifo_.size();  // frames in the FIFO are lost, and counted
   fifo_.clear();
@@ -165,16 +159,16 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
 }
 
 void RxEngine::fetch_desc() {
-  if (pf_.index == ring_.pos() && pf_busy_) {
+  if (ring_.reading() && ring_.next() == ring_.pos()) {
     phase_ = Phase::WaitDesc;  // on_prefetch_done() hands it over
     return;
   }
   phase_ = Phase::FetchDesc;
-  if (pf_.index == ring_.pos() && pf_valid_) {
+  if (ring_.has_at(ring_.pos())) {
     d_.schedule_in(d_.paced(0), EventKind::RxDescDone);  // hand-over of the prefetched slot
     return;
   }
-  clear_prefetch();  // a prefetch of another slot (the head frame was dropped) is useless
+  ring_.forget();  // a prefetch of another slot (the head frame was dropped) is useless
   d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::RxDescDone);
 }
 
@@ -184,20 +178,12 @@ void RxEngine::fetch_desc() {
 // every failed bus-master access is, with SYSErr (docs/FAULTS.md "dma-read");
 // nothing is lost, since the slot is read again when a frame needs it.
 void RxEngine::on_prefetch_done() {
-  if (!pf_busy_) return;
-  pf_busy_ = false;
-  RingDesc rd;
-  const bool ok = ring_.read(pf_.index, rd);
-  if (!ok) {
+  if (!ring_.complete_read()) return;
+  // The ring keeps only an owned descriptor; without Own, or after a failed
+  // read, it forgets the slot, read again when a frame needs it.
+  if (ring_.land() == DescCache::Landed::Failed) {
     d_.stats.sys_errors++;
     d_.irq.raise(reg::SYSErr);
-  }
-  if (ok && (rd.opts1 & desc::DescOwn)) {
-    pf_valid_ = true;
-    pf_.opts1 = rd.opts1;
-    pf_.addr = rd.addr;
-  } else {
-    clear_prefetch();  // read again when a frame needs the slot
   }
   if (phase_ == Phase::WaitDesc) fetch_desc();
 }
@@ -225,10 +211,11 @@ void RxEngine::drop_head(uint64_t reason) {
 
 void RxEngine::on_desc_done() {
   if (phase_ != Phase::FetchDesc || fifo_.empty()) return;
-  if (pf_valid_ && pf_.index == ring_.pos()) {
-    desc_.opts1 = pf_.opts1;  // prefetched (owned when it was read)
-    desc_.addr = pf_.addr;
-    clear_prefetch();
+  if (ring_.has_at(ring_.pos())) {
+    const RingDesc got = ring_.take();  // prefetched (owned when it was read)
+    desc_.opts1 = got.opts1;
+    desc_.addr = got.addr;
+    ring_.forget();
   } else {
     RingDesc rd;
     if (!ring_.read(ring_.pos(), rd)) {
@@ -260,11 +247,10 @@ void RxEngine::on_desc_done() {
   d_.schedule_in(d_.link_wake() + dma_write_time(d_.timing(), f.bytes.size()) + dma_write_time(d_.timing(), 8),
                  EventKind::RxWriteDone);
   // Not on a one-slot ring, whose next slot is the one being written.
-  if (d_.timing().rx_desc_prefetch != 0 && !pf_busy_ && !pf_valid_ && next_slot() != ring_.pos()) {
+  if (d_.timing().rx_desc_prefetch != 0 && ring_.may_read(1) && next_slot() != ring_.pos()) {
     // The next slot, read while this frame is written (a second read tag).
-    pf_.index = next_slot();
-    pf_busy_ = true;
-    d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::RxPrefetchDone);
+    ring_.start_at(next_slot());
+    ring_.read_next();
   }
 }
 
@@ -312,11 +298,7 @@ void RxEngine::visit(Archive& a) {
   a.io(fifo_used_);
   a.io(host_waiting_);
   a.io(ready_signal_);
-  a.io(pf_busy_);  // state version 4
-  a.io(pf_valid_);
-  a.io(pf_.index);
-  a.io(pf_.opts1);
-  a.io(pf_.addr);
+  ring_.visit_read_ahead(a, DescCache::Layout::Slot);
   const uint32_t n = a.count(fifo_.size(), 65536);
   if (a.loading()) fifo_.reset(n);
   for (uint32_t i = 0; i < n && a.ok(); i++) {
@@ -340,18 +322,16 @@ const char* RxEngine::check() const {
   if (!ring_.pos_valid()) return "RX ring position out of range";
   if (phase_ > Phase::WaitDesc) return "RX phase invalid";
   // The prefetch as on_desc_done() / on_prefetch_done() / fetch_desc() keep
-  // it: off without rx-desc-prefetch; a read in flight or an owned
-  // descriptor kept, never both; canonical when neither; the engine waits
-  // only for a read in flight of the head frame's slot.
-  if (pf_.index >= kMaxRing) return "RX prefetch slot out of range";
-  if (pf_busy_ && pf_valid_) return "RX prefetch both in flight and done";
-  if (!pf_busy_ && !pf_valid_ && (pf_.index || pf_.opts1 || pf_.addr))
-    return "RX prefetch fields set with no prefetch";
-  if (pf_busy_ && (pf_.opts1 || pf_.addr)) return "RX prefetch read in flight with a result";
-  if (pf_valid_ && !(pf_.opts1 & desc::DescOwn)) return "RX prefetched descriptor not owned";
-  if (d_.timing().rx_desc_prefetch == 0 && (pf_busy_ || pf_valid_))
+  // it: one slot, a read in flight or an owned descriptor kept, never both
+  // (DescCache::check() with depth 1: RX reads only while a frame is
+  // written, so an idle ring is fine, and a kept slot is used only when it
+  // is the walk's); off without rx-desc-prefetch; the engine waits only for
+  // a read in flight of the head frame's slot.
+  if (const char* why = ring_.check({.depth = 1, .may_idle = true, .chained = false, .from = 0}))
+    return why;
+  if (d_.timing().rx_desc_prefetch == 0 && !ring_.canonical())
     return "RX prefetch without rx-desc-prefetch";
-  if (phase_ == Phase::WaitDesc && !(pf_busy_ && pf_.index == ring_.pos()))
+  if (phase_ == Phase::WaitDesc && !(ring_.reading() && ring_.next() == ring_.pos()))
     return "RX waits for a prefetch that is not in flight";
   if ((phase_ == Phase::Idle) != (fifo_.empty())) return "RX engine phase disagrees with its FIFO";
   // receive() queues only while RxEnb is set, and clearing it halts the

@@ -5,19 +5,19 @@
 // descriptor -> the frame is dropped with RxOverflow|RxFIFOOver and the
 // next frame re-reads the same slot (docs/R8169.md §3 "RX").
 //
-// With `rx-desc-prefetch` 1 the engine reads the next slot's descriptor
-// while the current frame is written (a second outstanding read, its own
-// tag), so the next frame's descriptor is at hand when its write may begin
-// (docs/TIMING.md "RX"). Only an owned descriptor is kept: a slot found
-// without Own is read again when a frame needs it, so a drop still means a
-// read at the frame's turn found no buffer.
+// With `rx-desc-prefetch` 1 the engine has its ring read the next slot's
+// descriptor ahead while the current frame is written (a second outstanding
+// read, its own tag; desc_cache.h), so the next frame's descriptor is at
+// hand when its write may begin (docs/TIMING.md "RX"). Only an owned
+// descriptor is kept: a slot found without Own is read again when a frame
+// needs it, so a drop still means a read at the frame's turn found no buffer.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
-#include "desc_ring.h"
+#include "desc_cache.h"
 #include "profile.h"
 #include "events.h"
 #include "fifo_ring.h"
@@ -55,7 +55,7 @@ class RxEngine {
 
   bool desc_fetch_in_flight() const { return phase_ == Phase::FetchDesc; }
   bool write_in_flight() const { return phase_ == Phase::Write; }
-  bool prefetch_in_flight() const { return pf_busy_; }
+  bool prefetch_in_flight() const { return ring_.reading(); }
 
   // The component's state in the blob, for save and load alike (state_io.h).
   void visit(Archive& a);
@@ -80,19 +80,15 @@ class RxEngine {
   void spill_head();
   void pop_head();
   uint32_t next_slot() const { return ring_.next_slot(desc_.opts1); }  // after the one written
-  void clear_prefetch();
 
   Device& d_;
-  DescRing ring_;
+  // The ring and its read-ahead of the slot after the one being written:
+  // a read in flight, or an owned descriptor kept for that slot.
+  DescCache ring_;
   Phase phase_ = Phase::Idle;
   RingDesc desc_;  // the head frame's descriptor (opts1 and buffer address kept)
   FifoRing<RxFrame> fifo_;  // frames taken from the wire, waiting for a descriptor
   uint32_t fifo_used_ = 0;
-  // Prefetch of the slot after the one being written (pf_.index): a read in
-  // flight, or an owned descriptor kept for that slot (opts1, address).
-  bool pf_busy_ = false;
-  bool pf_valid_ = false;
-  RingDesc pf_;
   bool host_waiting_ = false;
   bool ready_signal_ = false;
 };

@@ -42,7 +42,7 @@ constexpr uint64_t kSpillDma = 12;       // a DMA of the spill failed
 void RxEngine::spill_head() {
   const RxFrame& f = fifo_.front();
   const size_t total = f.bytes.size();
-  clear_prefetch();  // the following slots are read here, directly
+  ring_.forget();  // the following slots are read here, directly
   uint32_t opts1 = desc_.opts1;
   uint64_t addr = desc_.addr;
   size_t done = 0;

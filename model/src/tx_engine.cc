@@ -69,7 +69,7 @@ void TxEngine::halt() {
   }
   d_.cancel(EventKind::TxDmaDone);
   d_.cancel(EventKind::TxWireDone);
-  reset_prefetch();
+  forget_read_ahead();
   pending_ = {false, false};
   busy_ = false;
   error_stop_ = false;
@@ -164,12 +164,12 @@ void TxEngine::fetch_desc() {
     d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDmaDone);
     return;
   }
-  // Prefetch: the next descriptor (or the ring end / failure the prefetcher
+  // Prefetch: the next descriptor (or the ring end / failure the read-ahead
   // met at this slot) is handed over at once; otherwise wait for its read.
   rd_addr_ = 0;
   rd_len_ = 0;
-  const bool nothing_ahead = pf_.empty() && !pf_stop_ && !pf_error_;
-  if (nothing_ahead && !pf_busy_) pf_pos_ = ring().pos();  // the prefetcher reads the walk's slot
+  const bool nothing_ahead = ring().nothing_ahead();
+  if (nothing_ahead && !ring().reading()) ring().start_at(ring().pos());  // read the walk's slot
   phase_ = nothing_ahead ? Phase::WaitDesc : Phase::FetchDesc;
   prefetch_more();
   if (!nothing_ahead) d_.schedule_in(d_.paced(0), EventKind::TxDmaDone);
@@ -181,10 +181,9 @@ uint32_t TxEngine::prefetch_depth() const { return d_.timing().tx_desc_prefetch;
 // been seen: one 16-byte read at a time (a read tag of its own).
 void TxEngine::prefetch_more() {
   if (phase_ == Phase::Idle || phase_ == Phase::Drain) return;  // no walk
-  if (pf_busy_ || pf_stop_ || pf_error_ || pf_.size() >= prefetch_depth()) return;
-  if (slot_in_use(pf_pos_)) return;  // resumed by on_wire_done() once written back
-  pf_busy_ = true;
-  d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::TxDescDone);
+  if (!ring().may_read(prefetch_depth())) return;
+  if (slot_in_use(ring().next())) return;  // resumed by on_wire_done() once written back
+  ring().read_next();
 }
 
 // A slot the engine still holds: a descriptor of the frame being fetched
@@ -200,9 +199,7 @@ bool TxEngine::slot_in_use(uint32_t index) const {
   for (const Desc& dsc : descs_) {
     if (frame && dsc.index == index) return true;
   }
-  for (const Desc& dsc : pf_) {
-    if (dsc.index == index) return true;
-  }
+  if (ring().holds(index)) return true;
   const uint64_t addr = ring().slot_addr(index);
   for (size_t i = 0; i < fifo_.size(); i++) {
     const WireFrame& f = fifo_.at(i);
@@ -214,32 +211,22 @@ bool TxEngine::slot_in_use(uint32_t index) const {
   return false;
 }
 
-void TxEngine::reset_prefetch() {
-  d_.cancel(EventKind::TxDescDone);
-  pf_.clear();
-  pf_pos_ = 0;
-  pf_busy_ = pf_stop_ = pf_error_ = false;
+// What was read ahead is dropped with its read in flight (a walk ends, a
+// stall, a halt); the next walk reads its slots again.
+void TxEngine::forget_read_ahead() {
+  for (DescCache& r : rings_) r.forget();
 }
 
 // A prefetch read completed: guest memory is read now, as for any read.
 void TxEngine::on_prefetch_done() {
-  if (!pf_busy_) return;  // stale after a halt
-  pf_busy_ = false;
-  if (slot_in_use(pf_pos_)) {
+  if (!ring().complete_read()) return;  // stale after a halt
+  if (slot_in_use(ring().next())) {
     // The walk took the slot meanwhile (its frame is now being fetched):
     // not a new descriptor. Read it again once it is handed back.
     prefetch_more();
     return;
   }
-  Desc dsc;
-  if (!ring().read(pf_pos_, dsc)) {
-    pf_error_ = true;
-  } else if (!(dsc.opts1 & desc::DescOwn)) {
-    pf_stop_ = true;
-  } else {
-    pf_.push_back(dsc);
-    pf_pos_ = DescRing::next(pf_pos_, dsc.opts1);
-  }
+  (void)ring().land();  // a miss stays with the ring: on_dma_done() reads it
   prefetch_more();
   if (phase_ == Phase::WaitDesc) {
     phase_ = Phase::FetchDesc;
@@ -252,18 +239,16 @@ void TxEngine::on_dma_done() {
     case Phase::FetchDesc:
       if (prefetch_depth() == 0) {
         desc_fetched();
-      } else if (!pf_.empty()) {
-        const Desc dsc = pf_.front();
-        pf_.erase(pf_.begin());
-        desc_arrived(dsc);
+      } else if (!ring().empty()) {
+        desc_arrived(ring().take());
         prefetch_more();  // room again (a no-op if the walk ended meanwhile)
-      } else if (pf_error_) {
+      } else if (ring().read_failed()) {
         d_.trace.tx_error(kDescDma, ring().pos());
         clear_frame();
         d_.account_error(d_.stats.tx_dma_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
         end_walk();
       } else {
-        // The prefetcher found Own clear at this slot: the ring is empty.
+        // The read-ahead found Own clear at this slot: the ring is empty.
         if (!descs_.empty() && !refuse_frame(kIncomplete)) return;
         end_walk();
       }
@@ -571,9 +556,9 @@ void TxEngine::refuse_then_fetch(uint64_t reason) {
 }
 
 void TxEngine::end_walk() {
-  // The walk is over: what the prefetcher saw is forgotten, and the next
-  // walk reads its slots again.
-  reset_prefetch();
+  // The walk is over: what was read ahead is forgotten, and the next walk
+  // reads its slots again.
+  forget_read_ahead();
   if (pending_[1] || pending_[0]) {
     // A doorbell arrived during the walk and was kept (not lossy): re-check.
     q_ = pending_[1] ? 1 : 0;
@@ -591,7 +576,7 @@ void TxEngine::end_walk() {
 // driver learns of it from its TX watchdog (r8169 rtl8169_tx_timeout).
 void TxEngine::stall() {
   pending_ = {false, false};
-  reset_prefetch();  // a read in flight is dropped, what was read forgotten
+  forget_read_ahead();  // a read in flight is dropped, what was read forgotten
   stop_fetching();
 }
 
@@ -732,59 +717,41 @@ void TxEngine::visit(Archive& a) {
       a.io(f.writeback[k].second);
     }
   }
-  // The descriptor prefetcher (state version 4).
-  const uint32_t npf = a.count(pf_.size(), 64);
-  if (a.loading()) pf_.assign(npf, Desc{});
-  for (uint32_t i = 0; i < npf && a.ok(); i++) {
-    a.io(pf_[i].index);
-    a.io(pf_[i].opts1);
-    a.io(pf_[i].opts2);
-    a.io(pf_[i].addr);
+  // The walk's ring's read-ahead (the other ring has none: see
+  // prefetch_in_flight()).
+  if (a.loading()) {
+    for (DescCache& r : rings_) r.clear_read_ahead();
   }
-  a.io(pf_pos_);
-  a.io(pf_busy_);
-  a.io(pf_stop_);
-  a.io(pf_error_);
+  ring().visit_read_ahead(a, DescCache::Layout::List);
 }
 
-// The prefetcher against the walk, as fetch_desc(), prefetch_more(),
+// The read-ahead against the walk, as fetch_desc(), prefetch_more(),
 // on_prefetch_done() and end_walk() keep it: canonical (empty, stopped
-// nowhere) outside a walk or without prefetch; during a walk its
-// descriptors owned and consecutive from the walk's slot, the slot it reads
-// next just past them, a read in flight only with room, and idle only when
-// full, stopped, or blocked by a slot still held (slot_in_use(): it is
-// re-armed whenever room appears or a slot is handed back). A blob with any
-// other state would hand the walk a descriptor from a slot it never reached,
-// or leave the walk waiting for a read nobody issued.
+// nowhere) outside a walk or without prefetch; during a walk what
+// DescCache::check() holds for a chained walk of `tx-desc-prefetch`
+// descriptors from the walk's slot, idle only when full, stopped, or
+// blocked by a slot still held (slot_in_use(): it is re-armed whenever room
+// appears or a slot is handed back); the walk waits only for a read in
+// flight (or a blocked one) and takes a hand-over only of something read.
 const char* TxEngine::check_prefetch() const {
-  const bool canonical = pf_.empty() && pf_pos_ == 0 && !pf_busy_ && !pf_stop_ && !pf_error_;
+  const DescCache& r = ring();
   const bool walking = phase_ != Phase::Idle && phase_ != Phase::Drain;
   const uint32_t depth = prefetch_depth();
   if (depth == 0 || !walking) {
-    if (!canonical) return "TX prefetcher active outside a prefetching walk";
+    if (!r.canonical()) return "TX prefetcher active outside a prefetching walk";
     if (phase_ == Phase::WaitDesc) return "TX waits for a prefetcher that is off";
     return nullptr;
   }
-  if (pf_.size() > depth) return "TX prefetched more descriptors than its depth";
-  if (int{pf_busy_} + int{pf_stop_} + int{pf_error_} > 1) return "TX prefetcher state flags conflict";
-  if (pf_busy_ && pf_.size() >= depth) return "TX prefetch read in flight without room";
   // Blocked by a frame in the FIFO, it resumes at that frame's wire
   // completion; the block is judged by descriptor address against the ring
   // base in TxDescStartAddr, which the guest may rewrite meanwhile (so with
-  // frames in the FIFO, an idle prefetcher is always on its way back).
-  const bool resumes = slot_in_use(pf_pos_) || !fifo_.empty();
-  if (!pf_busy_ && !pf_stop_ && !pf_error_ && pf_.size() != depth && !resumes)
-    return "TX prefetcher idle with room during a walk";
-  uint32_t expect = ring().pos();
-  for (const Desc& dsc : pf_) {
-    if (dsc.index != expect) return "TX prefetched descriptors not consecutive from the walk";
-    if (!(dsc.opts1 & desc::DescOwn)) return "TX prefetched descriptor not owned";
-    expect = DescRing::next(dsc.index, dsc.opts1);
-  }
-  if (pf_pos_ != expect) return "TX prefetch position disagrees with its descriptors";
-  if (phase_ == Phase::WaitDesc && (!pf_.empty() || pf_stop_ || pf_error_ || (!pf_busy_ && !resumes)))
+  // frames in the FIFO, an idle read-ahead is always on its way back).
+  const bool resumes = slot_in_use(r.next()) || !fifo_.empty();
+  if (const char* why = r.check({.depth = depth, .may_idle = resumes, .chained = true, .from = r.pos()}))
+    return why;
+  if (phase_ == Phase::WaitDesc && (!r.nothing_ahead() || (!r.reading() && !resumes)))
     return "TX waits for the prefetcher without its read in flight";
-  if (phase_ == Phase::FetchDesc && pf_.empty() && !pf_stop_ && !pf_error_)
+  if (phase_ == Phase::FetchDesc && r.nothing_ahead())
     return "TX descriptor hand-over with nothing prefetched";
   return nullptr;
 }

@@ -13,16 +13,16 @@
 //   A prefetch that finds Own clear ends the walk ("ring empty"); the
 //   engine is idle once the FIFO drained.
 //
-// With `tx-desc-prefetch` N > 0 the descriptors come from a prefetcher
-// that reads up to N descriptors ahead of the walk, one 16-byte read at a
-// time on a PCIe read tag of its own, so its reads overlap the data read in
-// flight (two non-posted reads outstanding; the data reads of one frame stay
-// one at a time: docs/TIMING.md). Each descriptor is read from guest memory
-// when its simulated read completes; the first one found without Own stops
-// the prefetcher, and the walk ends when it reaches that slot: the idle
-// decision still comes from a read taken before the current frame
-// completes (lossy-txpoll). The walk takes a prefetched descriptor through
-// a zero-delay TxDmaDone, so event order is that of a read.
+// With `tx-desc-prefetch` N > 0 the descriptors come from the walk's ring's
+// read-ahead (desc_cache.h), kept up to N descriptors ahead of the walk, one
+// 16-byte read at a time on a PCIe read tag of its own, so its reads overlap
+// the data read in flight (two non-posted reads outstanding; the data reads
+// of one frame stay one at a time: docs/TIMING.md). Each descriptor is read
+// from guest memory when its simulated read completes; the first one found
+// without Own stops the read-ahead, and the walk ends when it reaches that
+// slot: the idle decision still comes from a read taken before the current
+// frame completes (lossy-txpoll). The walk takes a read-ahead descriptor
+// through a zero-delay TxDmaDone, so event order is that of a read.
 //
 // Guest memory is read when each simulated read completes, not at the
 // doorbell: that is what makes the lossy-txpoll race real (docs/HISTORY.md §1).
@@ -33,7 +33,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "desc_ring.h"
+#include "desc_cache.h"
 #include "profile.h"
 #include "events.h"
 #include "fifo_ring.h"
@@ -62,7 +62,7 @@ class TxEngine {
   // The profile's TX rows, in queue order (profile.cc checks there are two).
   TxEngine(Device& d, const ChipProfile& p)
       : d_(d),
-        rings_{DescRing(d, *profile_ring(p, RingDir::Tx, 0)), DescRing(d, *profile_ring(p, RingDir::Tx, 1))} {}
+        rings_{DescCache(d, *profile_ring(p, RingDir::Tx, 0)), DescCache(d, *profile_ring(p, RingDir::Tx, 1))} {}
   unsigned queues() const { return static_cast<unsigned>(rings_.size()); }
   const RingSpec& ring_spec(unsigned queue) const { return rings_[queue].spec(); }
   void reset();                  // ChipCmd reset / power-on: positions to 0, nothing in flight
@@ -80,8 +80,10 @@ class TxEngine {
     return phase_ == Phase::FetchDesc || phase_ == Phase::FetchHeader || phase_ == Phase::FetchData;
   }
   bool wire_busy() const { return wire_busy_; }
-  // A descriptor prefetch read is outstanding (its TxDescDone event is pending).
-  bool prefetch_in_flight() const { return pf_busy_; }
+  // A descriptor prefetch read is outstanding (its TxDescDone event is
+  // pending). Only the walk's ring reads ahead: a walk forgets its
+  // read-ahead before it moves to the other ring (end_walk(), halt()).
+  bool prefetch_in_flight() const { return ring().reading(); }
 
   // The component's state in the blob, for save and load alike (state_io.h).
   void visit(Archive& a);
@@ -101,8 +103,8 @@ class TxEngine {
     std::vector<std::pair<uint64_t, uint32_t>> writeback;  // desc address, opts1 to write
   };
 
-  DescRing& ring() { return rings_[q_ & 1]; }  // the ring of the walk
-  const DescRing& ring() const { return rings_[q_ & 1]; }
+  DescCache& ring() { return rings_[q_ & 1]; }  // the ring of the walk
+  const DescCache& ring() const { return rings_[q_ & 1]; }
   uint32_t burst() const;
   void fetch_desc();
   void desc_fetched();
@@ -110,7 +112,7 @@ class TxEngine {
   uint32_t prefetch_depth() const;
   void prefetch_more();
   bool slot_in_use(uint32_t index) const;
-  void reset_prefetch();
+  void forget_read_ahead();
   const char* check_prefetch() const;
   void begin_frame();
   void continue_fetch();
@@ -152,8 +154,8 @@ class TxEngine {
   bool reserve_fifo(uint32_t bytes);
 
   Device& d_;
-  // Ring state: NPQ, HPQ.
-  std::array<DescRing, 2> rings_;
+  // Ring state: NPQ, HPQ, each with its read-ahead.
+  std::array<DescCache, 2> rings_;
   std::array<bool, 2> pending_{};     // doorbell latched while busy (not lost)
   Time walk_instant_ = kNever;        // bound on descriptors fetched at one instant
   uint32_t walk_count_ = 0;
@@ -182,14 +184,6 @@ class TxEngine {
   uint32_t unit_fifo_ = 0;       // FIFO bytes the unit being fetched will take
   bool unit_reserved_ = false;
   // FIFO + wire.
-  // Descriptor prefetcher (tx-desc-prefetch > 0): owned descriptors read
-  // ahead, consecutive from the walk's ring position; the slot it reads next; a read in
-  // flight; the last read found Own clear (the ring end it saw) or failed.
-  std::vector<Desc> pf_;
-  uint32_t pf_pos_ = 0;
-  bool pf_busy_ = false;
-  bool pf_stop_ = false;
-  bool pf_error_ = false;
   FifoRing<WireFrame> fifo_;     // frames waiting for (or on) the wire
   uint32_t fifo_used_ = 0;
   bool wire_busy_ = false;
