@@ -164,6 +164,27 @@ class Splats(unittest.TestCase):
             self.assertEqual(r["status"], "FAIL")
 
 
+class Plants(unittest.TestCase):
+    """The planted regressions of plants/ (docs/REGRESS.md "Planted: ..."): each applies to
+    every stock r8169 source already in the cache (6.1, 6.12, 7.2 once a run has fetched
+    them; none cached: skipped), as scripts/regress --driver FILE.patch applies them."""
+    def test_each_plant_applies_to_the_cached_stock_sources(self):
+        plants = sorted((HERE / "plants").glob("*.patch"))
+        self.assertIn("r8169-warn-shutdown.patch", [p.name for p in plants])
+        srcs = sorted((kernels.cache_root() / "r8169-src").glob("*/realtek"))
+        if not srcs:
+            self.skipTest("no stock r8169 sources cached")
+        for src in srcs:
+            for plant in plants:
+                with tempfile.TemporaryDirectory() as d:
+                    rt = Path(d, "drivers/net/ethernet/realtek")
+                    shutil.copytree(src, rt)
+                    p = subprocess.run(["git", "apply", "--check", "-p1", str(plant)], cwd=d,
+                                       capture_output=True, text=True,
+                                       env=dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(d).parent)))
+                    self.assertEqual(p.returncode, 0, f"{plant.name} on {src}: {p.stderr}")
+
+
 class Baselines(unittest.TestCase):
     def test_compare(self):
         b = {"kernels": {"6.1": {"dma-burst.tcp_stream_mbps_1500": 941.4,
