@@ -34,7 +34,8 @@ _PREFIX = re.compile(r"^\s*(?:\|\s*)?(?:<(?P<level>\d+)>)?"
 PATTERNS = [
     ("tx-timeout", [r"NETDEV WATCHDOG",
                     r"\btransmit queue \d+ timed out",
-                    r"^WARNING: CPU: \d+ PID: \d+ at \S*sch_generic\.c:\d+ dev_watchdog"]),
+                    # 6.1's WARN_ONCE in dev_watchdog; either format of the WARNING line
+                    r"^WARNING: .*\bsch_generic\.c:\d+ .*\bdev_watchdog\b"]),
     ("panic", [r"^Kernel panic - not syncing"]),
     ("lockdep", [r"possible circular locking dependency",
                  r"inconsistent lock state",

@@ -100,6 +100,11 @@ class Find(unittest.TestCase):
             "r8169_main.c:4410 rtl8169_poll+0x1a/0x80 [r8169]": "warning",
             "[   12.000022] [    T1] WARNING: CPU: 0 PID: 1 at net/core/dev.c:3337 "
             "skb_warn_bad_offload+0x7c/0x100": "warning",
+            # 7.x's format of the WARNING line (file:line first, the task last)
+            "[    9.412200] WARNING: r8169_main.c:5272 at rtl_shutdown+0x82/0x90 [r8169], "
+            "CPU#0: kworker/0:1/11": "warning",
+            "[    9.412200] WARNING: net/sched/sch_generic.c:555 at dev_watchdog+0x21f/0x230, "
+            "CPU#0: swapper/0/0": "tx-timeout",
         }
         for line, kind in cases.items():
             self.assertEqual([s.kind for s in splat.scan(line + "\n")], [kind], line)
