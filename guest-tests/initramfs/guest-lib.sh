@@ -16,10 +16,38 @@ guest_power_off() {
 }
 
 # guest_verdict PASS|FAIL NAME REASON: the end line of every guest (scripts/lablib/protocol.py:
-# "VERDICT PASS|FAIL <name> <reason>", exactly one), then power off.
+# "VERDICT PASS|FAIL <name> <reason>", exactly one), then power off. The kernel log goes to
+# the console first (guest_kmsg_dump), so that the host can scan it for splats.
 guest_verdict() {
+  guest_kmsg_dump
   echo "VERDICT $*"
   guest_power_off
+}
+
+# The kernel log for the host's splat scan (scripts/lablib/splat.py; docs/REGRESS.md "Kernel
+# splats"). The guests boot with console log level 4 (quiet / loglevel=4), so a WARN
+# (KERN_WARNING) never reaches the console by itself: this prints, between two marker lines,
+# every record of level warning or more severe since boot (raw, "<4>[   12.345678] ..."),
+# including what guest_dmesg_clear took out of the buffer, plus the line after each "cut here"
+# (a WARN's own message, whatever its level). Then the console level goes to 8: whatever the
+# kernel prints while the guest powers off (the drivers' shutdown) reaches the console too.
+guest_kmsg_dump() {
+  echo "---- kernel log (level <= warning) begin"
+  { cat /tmp/guest-kmsg.cleared 2>/dev/null; dmesg -r; } | awk '
+    cut { print "  " $0; cut = 0; next }
+    /cut here/ { cut = 1 }
+    /^<[0-4]>/ { print "  " $0 }'
+  echo "---- kernel log end"
+  dmesg -n 8 2>/dev/null
+}
+
+# guest_dmesg_clear [FILE]: read and clear the kernel log in one step (dmesg -c) - FILE gets it
+# as text, and the raw records are kept in /tmp/guest-kmsg.cleared for guest_kmsg_dump, so a
+# scenario that clears the log between its steps hides nothing from the splat scan.
+guest_dmesg_clear() {
+  dmesg -c -r >/tmp/guest-kmsg.chunk
+  cat /tmp/guest-kmsg.chunk >>/tmp/guest-kmsg.cleared
+  sed 's/^<[0-9]*>//' /tmp/guest-kmsg.chunk >"${1:-/dev/null}"
 }
 
 # Diagnostics before a failure, indented so that no line parses as RESULT or VERDICT:

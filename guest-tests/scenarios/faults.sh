@@ -143,7 +143,7 @@ PASSED=0
 # CLASS_NOTE collects extra figures of the class.
 class_begin() {
   CLASS="$1"; WHY=""; CLASS_NOTE=""; TX_MBPS=-; RX_MBPS=-
-  dmesg -c >/dev/null
+  guest_dmesg_clear
   ctl stats || WHY="${WHY}stats:$CTL_REPLY;"
   STATS0="$CTL_REPLY"
   t_class0="$(now_ms)"
@@ -216,7 +216,7 @@ class_end() {
     -) ;;
     *) [ "$drops" -ge "$fired" ] || WHY="${WHY}uncounted_drops($drops<$fired);" ;;
   esac
-  dmesg -c >/tmp/class.log
+  guest_dmesg_clear /tmp/class.log
   watchdog=0
   grep -q 'NETDEV WATCHDOG\|transmit queue [0-9]* timed out' /tmp/class.log && watchdog=1
   [ "${2:-}" = watchdog ] && [ "$watchdog" != 1 ] && WHY="${WHY}no_tx_watchdog;"

@@ -8,7 +8,7 @@
 probe_checks
 link_checks
 net_checks
-dmesg -c >/dev/null
+guest_dmesg_clear
 
 tx_stream "$BYTES" "$R_sink" >/tmp/tx.out 2>&1 &
 txpid=$!

@@ -24,6 +24,8 @@ Modules:
   lab        scripts/run-lab: the lab (two rtl8168 on one hub, -icount), in process
   smoke      guest-tests/driver/smoke-test
   compare    scripts/compare-nics' table and JSON (python3 -m lablib.compare)
+  splat      kernel splats (WARN, BUG, Oops, lockdep, KASAN, TX watchdog, ...) in a guest's
+             console log: the patterns in one place (scripts/regress fails an entry on one)
 
 scripts/ is the import root of lablib, repro and regress_lib (docs/ARCHITECTURE.md "Python
 tooling"): the executables in scripts/ import them directly, nothing changes sys.path.

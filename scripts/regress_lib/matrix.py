@@ -48,6 +48,18 @@ NOT_ON_GUEST_CONFIG = {**{n: "an IOMMU" for n in IOMMU_ONLY_LAB},
                        "aspm-l1": "CONFIG_PCIEASPM (the guest's ASPM policy)"}
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
+# Kernel splats (scripts/lablib/splat.py): every console log of every entry is scanned and any
+# splat FAILs the entry (its first line is the reason), except the kinds an entry provokes on
+# purpose with a correct driver, declared here (entry -> splat.KINDS). The faults scenario's
+# dma-write and tx-stop-fetch classes stop the TX engine and need the driver's TX watchdog to
+# recover, so dev_watchdog's report is part of a pass (the scenario checks it ran, and judges
+# every other splat of a class itself). No other entry times out TX with the stock r8169:
+# txpoll-stall's lost doorbell and aspm-l1's link in L1 are the regressions they catch, and
+# there a TX timeout is a failure.
+EXPECTED_SPLATS = {
+    "faults": ("tx-timeout",),
+}
+
 # What a lab entry means under --chip NAME (a chip other than the one its case runs on by
 # default): the DUT is that chip, the partner stays the case's, and the stock r8169 must get
 # the verdicts of a driver with every fix. Printed by --list --chip and in docs/REGRESS.md;
@@ -203,3 +215,8 @@ def compare(kernel: str, metrics: dict, baselines: dict, chip: str | None = None
         ok = delta >= -tol if higher else delta <= tol
         out.append((name, value, b, delta, tol, ok))
     return out
+
+
+def expected_splats(name: str) -> tuple:
+    """The splat kinds entry `name` provokes on purpose (EXPECTED_SPLATS; none by default)."""
+    return tuple(EXPECTED_SPLATS.get(name, ()))

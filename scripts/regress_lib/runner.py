@@ -18,7 +18,7 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
-from lablib import protocol
+from lablib import protocol, splat
 from lablib.result import Kind
 from repro import common, labrun
 
@@ -44,7 +44,7 @@ class Result(dict):
         super().__init__(name=name, kernel=kernel, driver=driver, kind=matrix.kind(name),
                          status=status, reason=reason, wall_s=round(wall_s, 1),
                          out_dir=str(out_dir), log=log, metrics=metrics or {},
-                         baseline=baseline or [], cases=cases or [])
+                         baseline=baseline or [], cases=cases or [], splats=[])
 
 
 def _env(overlay_cpio):
@@ -223,11 +223,63 @@ def run_lab(name: str, kernel: str, module: Module, overlay_cpio: str | Path | N
                   wall, out_dir, log_text, metrics, base, slim)
 
 
+# ---- kernel splats --------------------------------------------------------------------------
+
+def console_groups(name: str, out_dir: str | Path) -> list:
+    """The console logs of an entry's guests, one list per guest boot: a guest scenario's
+    QEMU instances (console-N.log, several across a migration; console.log, their
+    concatenation, when run-guest did not leave them), each lab run's console.log."""
+    out_dir = Path(out_dir)
+    if matrix.kind(name) == "guest":
+        inst = sorted(out_dir.glob("console-*.log"),
+                      key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))
+        return [inst or [out_dir / "console.log"]]
+    return [[p] for p in sorted(out_dir.glob("**/console.log"))]
+
+
+def judge_splats(r: Result, groups: list, expected=()) -> Result:
+    """Scan the guests' console logs for kernel splats (lablib.splat): the splats not of an
+    expected kind FAIL the entry, the first one's line is the reason (before the entry's own
+    reason when it failed already; TIMEOUT and ERROR keep their word). Every splat found goes
+    into the result's "splats" (the JSON), with its file and line."""
+    base = Path(r["out_dir"])
+    found = [s for g in groups for s in splat.scan_files(g)]
+    bad = splat.unexpected(found, expected)
+    bad_ids = {id(s) for s in bad}
+
+    def rel(p):
+        try:
+            return str(Path(p).relative_to(base))
+        except ValueError:
+            return str(p)
+    r["splats"] = [{"kind": s.kind, "line": s.text, "ts": s.ts, "log": rel(s.source),
+                    "lineno": s.lineno, "expected": id(s) not in bad_ids} for s in found]
+    if not bad:
+        return r
+    why = splat.reason(bad)
+    listing = f"--- kernel splats ({len(bad)})\n" + "\n".join(
+        f"{rel(s.source)}:{s.lineno}: [{s.kind}] {s.text}" for s in bad) + "\n"
+    r["log"] = (r.get("log") or "") + "\n" + listing
+    try:
+        with open(base / "regress.log", "a") as f:
+            f.write(listing)
+    except OSError:
+        pass
+    if r["status"] == "PASS":
+        r["status"], r["reason"] = "FAIL", why
+    else:
+        r["reason"] = f"{why}; {r['reason']}" if r["reason"] else why
+    return r
+
+
 def run_entry(name: str, kernel: str, module: Module, overlay_cpio: str | Path | None,
               out_dir: Path, baselines: dict, peer: str | Path, log: Callable[[str], None],
               iommu: bool = False, chip: str | None = None) -> Result:
-    """chip: --chip NAME (None: each scenario's and case's own chip, as without the option)."""
+    """chip: --chip NAME (None: each scenario's and case's own chip, as without the option).
+    Every entry's guest logs are scanned for kernel splats afterwards (judge_splats)."""
     if matrix.kind(name) == "guest":
-        return run_guest(name, kernel, module, overlay_cpio, out_dir, peer, iommu, chip)
-    return run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, log=log, iommu=iommu,
-                   chip=chip)
+        r = run_guest(name, kernel, module, overlay_cpio, out_dir, peer, iommu, chip)
+    else:
+        r = run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, log=log,
+                    iommu=iommu, chip=chip)
+    return judge_splats(r, console_groups(name, out_dir), matrix.expected_splats(name))

@@ -93,6 +93,98 @@ class GuestCases(unittest.TestCase):
         self.assertEqual(runner.guest_cases("RESULT scenario=smoke ping=3/3\n"), [])
 
 
+class Splats(unittest.TestCase):
+    """Every entry's console logs are scanned (runner.judge_splats, lablib.splat); the kinds
+    an entry provokes on purpose are declared in matrix.EXPECTED_SPLATS."""
+    WARN = ("[    8.199530] WARNING: CPU: 0 PID: 17 at r8169/r8169_main.c:5003 "
+            "rtl_shutdown+0x93/0xa0 [r8169]\n")
+    WATCHDOG = ("  <4>[   21.402113] ------------[ cut here ]------------\n"
+                "  <6>[   21.402140] NETDEV WATCHDOG: eth0 (r8169): transmit queue 0 timed out\n"
+                "  <4>[   21.402301] WARNING: CPU: 0 PID: 0 at net/sched/sch_generic.c:525 "
+                "dev_watchdog+0x21f/0x230\n")
+
+    def result(self, d, name, status="PASS", reason="ok"):
+        from regress_lib import runner
+        return runner.Result(name, "6.1", "stock", status, reason, 1.0, d)
+
+    def test_declarations_name_entries_and_kinds(self):
+        from lablib import splat
+        for name, kinds in matrix.EXPECTED_SPLATS.items():
+            self.assertIn(name, matrix.names_for("r8169"), name)
+            self.assertEqual(splat.unexpected([], kinds), [], name)
+        self.assertEqual(matrix.expected_splats("faults"), ("tx-timeout",))
+        self.assertEqual(matrix.expected_splats("smoke"), ())
+
+    def test_a_warn_fails_a_passing_guest_entry(self):
+        from regress_lib import runner
+        with tempfile.TemporaryDirectory() as d:
+            Path(d, "console-1.log").write_text("VERDICT PASS smoke ok\n" + self.WARN)
+            Path(d, "console.log").write_text("VERDICT PASS smoke ok\n" + self.WARN)
+            groups = runner.console_groups("smoke", d)
+            self.assertEqual(groups, [[Path(d, "console-1.log")]])
+            r = runner.judge_splats(self.result(d, "smoke"), groups,
+                                    matrix.expected_splats("smoke"))
+            self.assertEqual(r["status"], "FAIL")
+            self.assertEqual(r["reason"], "kernel splat: " + self.WARN.split("] ", 1)[1].strip())
+            self.assertEqual(r["splats"][0]["log"], "console-1.log")
+            self.assertIn("console-1.log:2: [warning] WARNING: CPU: 0", r["log"])
+
+    def test_the_splat_comes_before_an_entrys_own_reason(self):
+        from regress_lib import runner
+        with tempfile.TemporaryDirectory() as d:
+            run = Path(d, "txpoll-r8169")
+            run.mkdir()
+            (run / "console.log").write_text(self.WATCHDOG)
+            r = runner.judge_splats(
+                self.result(d, "txpoll-stall", "FAIL", "[txpoll] expected CLEAN, observed "
+                            "REPRODUCED"), runner.console_groups("txpoll-stall", d),
+                matrix.expected_splats("txpoll-stall"))
+            self.assertEqual(r["status"], "FAIL")
+            self.assertEqual(r["reason"], "kernel splat: NETDEV WATCHDOG: eth0 (r8169): transmit "
+                             "queue 0 timed out (+1 more splat line); [txpoll] expected CLEAN, "
+                             "observed REPRODUCED")
+            self.assertEqual(r["splats"][0]["log"], "txpoll-r8169/console.log")
+            # TIMEOUT keeps its word
+            r = runner.judge_splats(self.result(d, "txpoll-stall", "TIMEOUT", "no verdict"),
+                                    runner.console_groups("txpoll-stall", d))
+            self.assertEqual(r["status"], "TIMEOUT")
+
+    def test_expected_kind_passes_and_is_recorded(self):
+        from regress_lib import runner
+        with tempfile.TemporaryDirectory() as d:
+            Path(d, "console-1.log").write_text(self.WATCHDOG)
+            r = runner.judge_splats(self.result(d, "faults"), runner.console_groups("faults", d),
+                                    matrix.expected_splats("faults"))
+            self.assertEqual((r["status"], r["reason"]), ("PASS", "ok"))
+            self.assertEqual([(x["kind"], x["expected"]) for x in r["splats"]],
+                             [("tx-timeout", True), ("tx-timeout", True)])
+            # but not in another guest entry
+            r = runner.judge_splats(self.result(d, "hostile"), runner.console_groups("hostile", d),
+                                    matrix.expected_splats("hostile"))
+            self.assertEqual(r["status"], "FAIL")
+
+
+class Plants(unittest.TestCase):
+    """The planted regressions of plants/ (docs/REGRESS.md "Planted: ..."): each applies to
+    every stock r8169 source already in the cache (6.1, 6.12, 7.2 once a run has fetched
+    them; none cached: skipped), as scripts/regress --driver FILE.patch applies them."""
+    def test_each_plant_applies_to_the_cached_stock_sources(self):
+        plants = sorted((HERE / "plants").glob("*.patch"))
+        self.assertIn("r8169-warn-shutdown.patch", [p.name for p in plants])
+        srcs = sorted((kernels.cache_root() / "r8169-src").glob("*/realtek"))
+        if not srcs:
+            self.skipTest("no stock r8169 sources cached")
+        for src in srcs:
+            for plant in plants:
+                with tempfile.TemporaryDirectory() as d:
+                    rt = Path(d, "drivers/net/ethernet/realtek")
+                    shutil.copytree(src, rt)
+                    p = subprocess.run(["git", "apply", "--check", "-p1", str(plant)], cwd=d,
+                                       capture_output=True, text=True,
+                                       env=dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(d).parent)))
+                    self.assertEqual(p.returncode, 0, f"{plant.name} on {src}: {p.stderr}")
+
+
 class Baselines(unittest.TestCase):
     def test_compare(self):
         b = {"kernels": {"6.1": {"dma-burst.tcp_stream_mbps_1500": 941.4,
