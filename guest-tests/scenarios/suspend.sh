@@ -51,7 +51,7 @@ sleep_cycle() {  # mem|freeze
   state="$1"
   grep -qw "$state" /sys/power/state || fail "the guest kernel offers no '$state' sleep (/sys/power/state: $(cat /sys/power/state))"
   [ "$state" != mem ] || [ -w /sys/class/rtc/rtc0/wakealarm ] || fail "no RTC wake alarm (/sys/class/rtc/rtc0/wakealarm)"
-  dmesg -c >/dev/null
+  guest_dmesg_clear
   tx0="$(netstat_of tx_packets)"; rx0="$(netstat_of rx_packets)"
   t0="$(cut -d' ' -f1 /proc/uptime)"
   enter_sleep "$state"

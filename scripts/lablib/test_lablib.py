@@ -20,7 +20,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
 
-from lablib import chips, cpio, guest, kernelpkg, lab, launch, protocol, qemu, smoke
+from lablib import chips, cpio, firmware, guest, kernelpkg, lab, launch, protocol, qemu, smoke
 from lablib.result import HarnessError, Kind, Outcome
 
 
@@ -192,6 +192,39 @@ class Cpio(Tmp):
         self.assertEqual(os.readlink(out / "bin/sh"), "busybox")
         self.assertEqual((out / "lib64/libc.so.6").read_bytes(), b"libc")
         self.assertTrue(os.access(out / "init", os.X_OK))
+
+
+class FirmwareAndBoot(Tmp):
+    """run-guest --firmware (lablib.firmware) and the scenarios' boot= (lablib.guest)."""
+
+    def test_find_in_takes_lib_usr_lib_and_compressed_files(self):
+        root = Path(self.tmp)
+        self.assertIsNone(firmware.find_in(root, "rtl_nic/a.fw"))
+        (root / "usr/lib/firmware/rtl_nic").mkdir(parents=True)
+        (root / "usr/lib/firmware/rtl_nic/a.fw.zst").write_bytes(b"z")
+        self.assertEqual(firmware.find_in(root, "rtl_nic/a.fw").name, "a.fw.zst")
+        (root / "lib/firmware/rtl_nic").mkdir(parents=True)
+        (root / "lib/firmware/rtl_nic/a.fw").write_bytes(b"p")
+        self.assertEqual(firmware.find_in(root, "rtl_nic/a.fw"),
+                         root / "lib/firmware/rtl_nic/a.fw")
+
+    def test_archive_refuses_names_outside_lib_firmware(self):
+        for bad in ("", "../etc/passwd", "rtl_nic/../../x", "/abs.fw", "a b.fw"):
+            with self.assertRaises(HarnessError, msg=bad):
+                firmware.archive(bad, env={"RTL8168_CACHE": self.tmp})
+
+    def test_kernel_file_follows_boot_and_names_a_missing_bzimage(self):
+        img = Path(self.tmp) / "6.1"
+        img.mkdir()
+        self.assertEqual(guest.kernel_file(img, "vmlinux"), img / "vmlinux")
+        with self.assertRaisesRegex(HarnessError, "no bzImage"):
+            guest.kernel_file(img, "bzimage")
+        (img / "bzImage").write_bytes(b"MZ")
+        self.assertEqual(guest.kernel_file(img, "bzimage"), img / "bzImage")
+
+    def test_suspend_scenario_boots_the_bzimage_and_asks_for_its_action(self):
+        h = guest.host_header(guest.SCENARIOS / "suspend.sh")
+        self.assertEqual((h.get("boot"), h.get("action")), ("bzimage", "suspend"))
 
 
 class Results(unittest.TestCase):
