@@ -13,6 +13,21 @@ net_checks
 
 # hw_stat NAME: the device's counter from ethtool -S (empty if the driver has no such one)
 hw_stat() { ethtool -S eth0 2>/dev/null | awk -F: -v k="$1" '{ gsub(/ /, "", $1) } $1 == k { gsub(/ /, "", $2); print $2 }'; }
+# The device's counter (ethtool -S: the tally block the chip DMAs on request) and the driver's
+# (counted at TX completion or RX delivery) read at one quiet moment: two readings of both,
+# 100 ms apart, that agree. A frame sent between the two reads of a single sample (an ACK or a
+# retransmit after the stream, counted by the chip before its completion reached the driver) made
+# one 7.2 run see the device one frame ahead (+11522 against +11521).
+quiet_counts() {  # HW_KEY SW_KEY -> "hw sw"
+  prev=""
+  for _ in $(seq 1 30); do
+    now="$(hw_stat "$1") $(netstat_of "$2")"
+    [ "$now" = "$prev" ] && break
+    prev="$now"
+    usleep 100000
+  done
+  echo "$now"
+}
 feature() { ethtool -k eth0 2>/dev/null | awk -F': ' -v k="$1" '$1 == k { print $2 }' | cut -d' ' -f1; }
 
 command -v ethtool >/dev/null || fail "no ethtool in the image"
@@ -29,10 +44,9 @@ for sg in off on; do
       n=$((n + 1))
       ethtool -K eth0 sg "$sg" tx "$tx" tso "$tso" >/tmp/ethtool.out 2>&1
       got="sg=$(feature scatter-gather) tx=$(feature tx-checksumming) tso=$(feature tcp-segmentation-offload)"
-      hw0="$(hw_stat $hw_tx)"; sw0="$(netstat_of tx_packets)"
+      set -- $(quiet_counts $hw_tx tx_packets); hw0=$1 sw0=$2
       tx_stream "$BYTES" "$R_sink" || fail "transfer $n failed with requested sg=$sg tx=$tx tso=$tso ($got)"
-      sleep 0.2
-      hw1="$(hw_stat $hw_tx)"; sw1="$(netstat_of tx_packets)"
+      set -- $(quiet_counts $hw_tx tx_packets); hw1=$1 sw1=$2
       dhw=$((hw1 - hw0)); dsw=$((sw1 - sw0))
       result "combo=$n want=sg:$sg,tx:$tx,tso:$tso $got hw_tx=$dhw sw_tx=$dsw"
       # QEMU's e1000e/rtl8139 count a TSO burst as one packet: the checks are for rtl8168
@@ -47,10 +61,9 @@ for sg in off on; do
   done
 done
 
-hw0="$(hw_stat $hw_rx)"; sw0="$(netstat_of rx_packets)"
+set -- $(quiet_counts $hw_rx rx_packets); hw0=$1 sw0=$2
 rx_stream "$BYTES" "$R_source" || fail "host->guest transfer failed"
-sleep 0.2
-hw1="$(hw_stat $hw_rx)"; sw1="$(netstat_of rx_packets)"
+set -- $(quiet_counts $hw_rx rx_packets); hw1=$1 sw1=$2
 dhw=$((hw1 - hw0)); dsw=$((sw1 - sw0))
 result "dir=rx hw_rx=$dhw sw_rx=$dsw"
 if [ "$NIC" = rtl8168 ]; then
