@@ -325,6 +325,57 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
       add("evl-sidebus-state" + mode, e);
     }
   }
+  // The RTL8168h profile (chip=8168h: parameter sel bit 2, the chips added
+  // after the 8168evl): r8169's VER_46 ports, functional and timed. MAC OCP
+  // through OCPDR (r8168_mac_ocp_write: OCPAR_FLAG | reg << 15 | data; the read
+  // is the address written, then OCPDR read at once), the PHY through GPHY_OCP
+  // (r8168_phy_ocp_write/read: bit 31 is the handshake r8169 polls), the link
+  // list re-init at 0xe8de, the firmware's PHY patch request (0xb820 bit 4), an
+  // OCP address out of the space and a GPHY command replaced in flight; MISC's
+  // RXDV gate opened as rtl_hw_start_8168h_1 does, traffic both ways, a save
+  // with a GPHY_OCP access in flight, then a migration.
+  for (uint8_t timed = 0; timed < 2; timed++) {
+    const std::string mode = timed ? "-timed" : "-functional";
+    const uint8_t f = timed ? kFlagTiming : 0;
+    const std::vector<Param> h = {{"chip", 7, 0}};
+    const auto ocp = [](uint32_t reg) { return reg << 15; };
+    constexpr uint32_t kFlag = 0x80000000u;
+    Encoder e = header(f, h);
+    bring_up(e);
+    e.op(kRegWriteKnown).u8(known_reg(kOCPDR)).u32(ocp(0xe8de));  // the modify's read
+    e.op(kRegReadRaw).u16(kOCPDR).u8(2);
+    e.op(kRegWriteKnown).u8(known_reg(kOCPDR)).u32(kFlag | ocp(0xe8de) | 0x8000);  // BIT(15): re-init
+    e.op(kRegReadRaw).u16(0xd3).u8(0);  // MCU: LINK_LIST_RDY low while the list re-inits
+    drain(e, 2);
+    e.op(kRegReadRaw).u16(0xd3).u8(0);
+    e.op(kRegWriteKnown).u8(known_reg(kOCPDR)).u32(kFlag | ocp(0x1234) | 0xbeef);  // out of space
+    e.op(kRegWriteKnown).u8(known_reg(kOCPDR)).u32(ocp(0x1234));
+    e.op(kRegReadRaw).u16(kOCPDR).u8(2);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(kFlag | ocp(0xb820) | 0x0010);
+    drain(e, 2);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(ocp(0xb800));  // patch ready?
+    drain(e, 2);
+    e.op(kRegReadRaw).u16(kGPHY_OCP).u8(2);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(kFlag | ocp(0xa400) | 0x9200);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(ocp(0xa402));  // replaces the write
+    e.op(kSave).u8(0);
+    drain(e, 2);
+    e.op(kRegReadRaw).u16(kGPHY_OCP).u8(2);
+    e.op(kRegWriteKnown).u8(known_reg(kMISC)).u32(0);  // RXDV_GATED_EN off
+    tx(e, kTxKick | kTxTso, kIpv4Tcp, 8000, 3, 1448);
+    tx(e, kTxKick | kTxCsum, kIpv4Udp, 10);
+    drain(e);
+    rx(e, kRxTcpGood, 500);
+    rx(e, kRxOurs, 1500);
+    drain(e);
+    poll(e);
+    ack(e);
+    e.op(kMigrate).u8(0).u8(0);
+    drain(e);
+    e.op(kLoad).u8(0).u8(0);
+    drain(e);
+    add("h-ocp-traffic" + mode, e);
+  }
   {
     // Lossy TxPoll (RTL8168 quirk): a doorbell while the engine is busy is lost.
     Encoder e = header(kFlagTiming | kFlagLossy);
