@@ -33,6 +33,8 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
 
 
 def cache_root(env=os.environ) -> Path:
+    """The project's cache ($RTL8168_CACHE, else $XDG_CACHE_HOME or ~/.cache + /rtl8168-sim):
+    the one definition, scripts/regress's too (regress_lib.kernels)."""
     c = env.get("RTL8168_CACHE")
     if c:
         return Path(c)

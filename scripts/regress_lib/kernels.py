@@ -7,7 +7,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from lablib import cpio, qemu
+from lablib import cpio, firmware, qemu
 from lablib.result import HarnessError
 
 from .errors import BadInput
@@ -27,11 +27,7 @@ def name(spec: str) -> str:
 
 
 def cache_root() -> Path:
-    c = os.environ.get("RTL8168_CACHE")
-    if c:
-        return Path(c)
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(xdg) / "rtl8168-sim"
+    return firmware.cache_root()
 
 
 def image_dir(kernel: str) -> Path:
