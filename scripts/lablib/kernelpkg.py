@@ -11,6 +11,9 @@ A kernel name (--kernel) is one of
   X.Y.Z   exactly that upstream version (linux-image-X.Y.Z[+debNN]-amd64); its image is
           build/guest/X.Y.Z
   latest  the newest X.Y series apt knows (Debian unstable's kernel); its image is build/guest/X.Y
+  X.Y-debug  the debug kernel: Debian's linux-source-X.Y at the X.Y image's version, built
+          with guest-tests/kernel/debug.config (scripts/lablib/debugkernel.py); its image is
+          build/guest/X.Y-debug
   PATH    a kernel build tree of the user's (anything with a '/', or an existing directory):
           not a Debian package; scripts/lablib/kerneltree.py checks it, its image is
           build/guest/tree-<hash of the resolved path>
@@ -27,6 +30,7 @@ Command line (for the shell scripts):
                                                         release=, debs= lines
   python3 scripts/lablib/kernelpkg.py --name NAME   ->  the image name only (build/guest/<it>)
   python3 scripts/lablib/kernelpkg.py --is-path NAME  exit 0 for a kernel tree PATH, 1 otherwise
+  python3 scripts/lablib/kernelpkg.py --is-debug NAME exit 0 for a debug kernel name X.Y-debug
   python3 scripts/lablib/kernelpkg.py --available   ->  the series apt knows, newest last
 exit 2 with a one-line error on stderr for a name apt knows nothing of."""
 import hashlib
@@ -43,6 +47,7 @@ VERSION_RE = re.compile(r"^([0-9]+)\.([0-9]+)\.([0-9]+)$")
 # linux-image-X.Y.Z[+debNN]-amd64 (6.12 and later); 6.1's ABI names are linux-image-6.1.0-N-amd64
 IMAGE_RE = re.compile(r"^linux-image-([0-9]+)\.([0-9]+)\.([0-9]+)(\+deb[0-9]+)?-amd64$")
 IMAGE_61_RE = re.compile(r"^linux-image-6\.1\.0-[0-9]+-amd64$")
+DEBUG_RE = re.compile(r"^([0-9]+\.[0-9]+)-debug$")
 
 
 class LookupError_(Exception):
@@ -67,6 +72,11 @@ def is_path(name: str) -> bool:
     """A kernel tree rather than a Debian kernel name."""
     return "/" in name or name.startswith(".") or (bool(name) and os.path.isdir(name)
                                                    and not SERIES_RE.match(name))
+
+
+def is_debug(name: str) -> bool:
+    """A debug kernel name (X.Y-debug): a tree built from Debian's source, not a package."""
+    return bool(DEBUG_RE.match(name or ""))
 
 
 def tree_name(path: str) -> str:
@@ -113,6 +123,8 @@ def image_name(name: str, run: Callable[..., str] = _apt) -> str:
     """The build/guest/<name> directory a kernel name boots."""
     if is_path(name):
         return tree_name(name)
+    if is_debug(name):
+        return name
     return series_of(name, run) if name == LATEST else name
 
 
@@ -186,6 +198,9 @@ def lookup(name: str, run: Callable[..., str] = _apt,
            env: Mapping[str, str] = os.environ) -> dict:
     if is_path(name):
         raise LookupError_(f"'{name}' is a kernel tree, not a Debian kernel name")
+    if is_debug(name):
+        raise LookupError_(f"'{name}' is a debug kernel built from source "
+                           f"(scripts/lablib/debugkernel.py), not a Debian kernel package")
     pkg = package(name, run, env)
     return {"name": image_name(name, run), "series": series_of(name, run), "package": pkg,
             "version": version(pkg, run), "release": release(pkg),
@@ -202,6 +217,8 @@ def main(argv: list) -> int:
             return 0
         if argv[0] == "--is-path" and len(argv) == 2:
             return 0 if is_path(argv[1]) else 1
+        if argv[0] == "--is-debug" and len(argv) == 2:
+            return 0 if is_debug(argv[1]) else 1
         if argv[0] == "--name" and len(argv) == 2:
             print(image_name(argv[1]))
             return 0

@@ -31,8 +31,9 @@ PROPS_RE = re.compile(r"^[A-Za-z0-9_.-]+=(?:[^,\s]|,,)*(,[A-Za-z0-9_.-]+=(?:[^,\
 ICOUNT = "shift=0,align=off,sleep=off"
 VM_RTC = "base=2024-01-01T00:00:00,clock=vm"
 KERNELS = kernelpkg.KERNELS
-KERNEL_HELP = ("6.1, 6.12, 7.2, latest (the newest Debian kernel), X.Y.Z, or the path of a "
-               "built kernel tree")
+KERNEL_HELP = ("6.1, 6.12, 7.2, latest (the newest Debian kernel), X.Y.Z, X.Y-debug (the debug "
+               "kernel built from Debian's source: KASAN, lockdep, DMA-API debug, kmemleak), or "
+               "the path of a built kernel tree")
 
 
 def binary(explicit: str | Path | None = None, env: Mapping[str, str] = os.environ) -> str:
@@ -108,7 +109,7 @@ def kernel_name(spec: str, build: bool = True, env: Mapping[str, str] = os.envir
         name = kernelpkg.image_name(spec)
     except kernelpkg.LookupError_ as e:
         raise HarnessError(str(e))
-    if kernelpkg.is_path(spec) and build:
+    if (kernelpkg.is_path(spec) or kernelpkg.is_debug(spec)) and build:
         p = subprocess.run([str(REPO / "scripts" / "build-guest"), "--kernel", spec, "--quiet"],
                            capture_output=True, text=True, env=env)
         if p.returncode != 0:

@@ -3,7 +3,8 @@
 
 A splat is a kernel report that something went wrong, whatever the scenario's own verdict
 says: an Oops or BUG, a WARN, a panic, lockdep, KASAN/KFENCE/UBSAN, DMA-API debugging, an RCU
-stall, a hung task, the TX watchdog (NETDEV WATCHDOG). scripts/regress fails an entry on any
+stall, a hung task, the TX watchdog (NETDEV WATCHDOG), a memory leak kmemleak found (the debug
+kernel scans at the end of each entry). scripts/regress fails an entry on any
 splat its guests printed (regress_lib/runner.py), unless the entry declares that kind as
 provoked on purpose (regress_lib/matrix.py EXPECTED_SPLATS; docs/REGRESS.md "Kernel splats").
 
@@ -46,6 +47,9 @@ PATTERNS = [
                  r"suspicious RCU usage",
                  r"^WARNING: (?:held lock freed|lock held when returning|Nested lock was not taken)"]),
     ("kasan", [r"\bBUG: (?:KASAN|KFENCE|KMSAN): "]),
+    # the debug kernel's kmemleak scan at the end of each entry (guest-lib.sh
+    # guest_kmemleak_scan): an info record, passed on by guest_kmsg_dump
+    ("kmemleak", [r"^kmemleak: \d+ new suspected memory leaks?\b"]),
     ("ubsan", [r"^UBSAN: "]),
     ("dma-api", [r"^(?:\S+ \S+: )?DMA-API: (?!preallocated \d+ debug entries|debugging enabled"
                  r"|cacheline tracking|dma_debug_entry pool grown)"]),

@@ -821,6 +821,21 @@ class KernelPackage(unittest.TestCase):
         self.assertTrue(kernelpkg.is_path("./out") and kernelpkg.is_path("/x/y"))
         self.assertFalse(kernelpkg.is_path("7.2") or kernelpkg.is_path("latest"))
 
+    def test_debug_kernel_names(self):
+        # X.Y-debug: a tree built from Debian's source (lablib.debugkernel), imaged under its name
+        run = self.apt(self.SID)
+        self.assertTrue(kernelpkg.is_debug("6.12-debug") and kernelpkg.is_debug("7.2-debug"))
+        for n in ("6.12", "latest", "6.12-debug2", "debug", "6-debug", "./6.12-debug", "6.12.1-debug"):
+            self.assertFalse(kernelpkg.is_debug(n), n)
+        self.assertEqual(kernelpkg.image_name("6.12-debug", run), "6.12-debug")
+        self.assertFalse(kernelpkg.is_path("6.12-debug"))
+        with self.assertRaisesRegex(kernelpkg.LookupError_, "debug kernel built from source"):
+            kernelpkg.lookup("6.12-debug", run)
+        from lablib import debugkernel
+        self.assertEqual(debugkernel.series("7.2-debug"), "7.2")
+        with self.assertRaisesRegex(debugkernel.DebugKernelError, "not a debug kernel name"):
+            debugkernel.series("7.2")
+
 
 FAKE_QMP = textwrap.dedent("""\
     import json, sys, time

@@ -105,6 +105,11 @@ class Find(unittest.TestCase):
             "CPU#0: kworker/0:1/11": "warning",
             "[    9.412200] WARNING: net/sched/sch_generic.c:555 at dev_watchdog+0x21f/0x230, "
             "CPU#0: swapper/0/0": "tx-timeout",
+            # the debug kernel's end-of-entry scan (an info record the dump passes on)
+            "  <6>[   30.100000] kmemleak: 2 new suspected memory leaks (see "
+            "/sys/kernel/debug/kmemleak)": "kmemleak",
+            "[   30.100001] kmemleak: 1 new suspected memory leak (see "
+            "/sys/kernel/debug/kmemleak)": "kmemleak",
         }
         for line, kind in cases.items():
             self.assertEqual([s.kind for s in splat.scan(line + "\n")], [kind], line)
@@ -130,6 +135,15 @@ class Find(unittest.TestCase):
 
 
 class Benign(unittest.TestCase):
+    def test_kmemleak_report_and_setup_are_not_splats(self):
+        # the report's own lines (guest_kmemleak_scan quotes them) and kmemleak's boot lines
+        text = ("  kmemleak| unreferenced object 0xffff888004a1c000 (size 1024):\n"
+                "  kmemleak|   comm \"ip\", pid 120, jiffies 4294901234\n"
+                "[    0.412000] kmemleak: Kernel memory leak detector initialized (mem pool "
+                "available: 14000)\n"
+                "[    0.412100] kmemleak: Automatic memory scanning thread started\n")
+        self.assertEqual(splat.scan(text), [])
+
     def test_clean_run_lines(self):
         # lines of clean runs of the project's guests (6.1, 6.12, 7.2; scenarios and lab)
         clean = """\

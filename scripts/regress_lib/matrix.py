@@ -46,6 +46,10 @@ IOMMU_ONLY_LAB = {"dma-after-close"}
 # with what it lacks: scripts/bisect --kernel-tree leaves them out
 NOT_ON_GUEST_CONFIG = {**{n: "an IOMMU" for n in IOMMU_ONLY_LAB},
                        "aspm-l1": "CONFIG_PCIEASPM (the guest's ASPM policy)"}
+# the kernel option each of those entries needs: a kernel built from guest.config (a kernel
+# tree, the debug kernel X.Y-debug) runs the entry only if its .config has it (kernel_lacks);
+# Debian's kernels have them all
+NEEDS_OPTION = {"dma-after-close": "CONFIG_INTEL_IOMMU", "aspm-l1": "CONFIG_PCIEASPM"}
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
 # Kernel splats (scripts/lablib/splat.py): every console log of every entry is scanned and any
@@ -174,6 +178,20 @@ def applies_to_chip(name: str, chip: str | None) -> bool:
     import importlib
     from repro import common
     return common.applies_to_chip(importlib.import_module(f"repro.{LAB[name]}"), chip)
+
+
+def kernel_lacks(names: list, kconfig: str | Path | None) -> dict:
+    """{entry: why} for the entries the kernel of .config file `kconfig` cannot run (an option
+    of NEEDS_OPTION it does not set); {} when there is no such file (a Debian kernel)."""
+    if not kconfig or not Path(kconfig).is_file():
+        return {}
+    text = Path(kconfig).read_text(errors="replace")
+    out = {}
+    for nm in names:
+        opt = NEEDS_OPTION.get(nm)
+        if opt and not re.search(rf"^{opt}=[ym]$", text, re.M):
+            out[nm] = f"the kernel lacks {NOT_ON_GUEST_CONFIG.get(nm, opt)} ({opt} is not set)"
+    return out
 
 
 def not_applicable(name: str) -> str:

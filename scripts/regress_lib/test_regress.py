@@ -322,6 +322,26 @@ def _result(name, status, reason, log=""):
             "metrics": {}, "baseline": [], "cases": []}
 
 
+class KernelOptions(unittest.TestCase):
+    """Entries a kernel built from guest.config cannot run are left out by its .config."""
+
+    def test_kernel_lacks(self):
+        with tempfile.TemporaryDirectory() as d:
+            cfg = Path(d) / ".config"
+            names = ["dma-after-close", "aspm-l1", "smoke", "txpoll-stall"]
+            cfg.write_text("CONFIG_PCI=y\n# CONFIG_INTEL_IOMMU is not set\nCONFIG_PCIEASPM=y\n")
+            lacks = matrix.kernel_lacks(names, cfg)
+            self.assertEqual(list(lacks), ["dma-after-close"])
+            self.assertIn("CONFIG_INTEL_IOMMU is not set", lacks["dma-after-close"])
+            cfg.write_text("CONFIG_INTEL_IOMMU=y\nCONFIG_PCIEASPM=y\n")
+            self.assertEqual(matrix.kernel_lacks(names, cfg), {})
+            cfg.write_text("")
+            self.assertEqual(sorted(matrix.kernel_lacks(names, cfg)), ["aspm-l1", "dma-after-close"])
+        # a Debian kernel: no .config to read, nothing left out
+        self.assertEqual(matrix.kernel_lacks(names, None), {})
+        self.assertEqual(matrix.kernel_lacks(names, "/nonexistent/.config"), {})
+
+
 class Junit(unittest.TestCase):
     def test_lines(self):
         rs = [_result("smoke", "PASS", "ok"), _result("txpoll-stall", "FAIL", "stalled\nhard"),
