@@ -53,3 +53,16 @@ set_tests_properties(kbisect.demo.latest PROPERTIES
   LABELS kbisect TIMEOUT 3600
   FIXTURES_REQUIRED "rtl8168_qemu_images;rtl8168_regress_tools"
   RESOURCE_LOCK rtl8168_qemu)
+
+# The debug kernel (docs/KERNELS.md "The debug kernel"), label `debugk`: the stock r8169 on
+# 6.12-debug (Debian's linux-source-6.12 with KASAN, lockdep, DMA-API debugging and kmemleak),
+# where any splat, a leak included, FAILs the entry. scripts/test runs the label in its own
+# stage after the main run, when the kernel is cached or the time budget allows its build;
+# without the kernel the test is skipped with a message (exit 77), never built here.
+set(RTL8168_DEBUGK_ENTRIES "smoke,offloads,faults")
+add_test(NAME debugk.regress.6.12
+  COMMAND bash -c "'${RTL8168_REGRESS_PY}' '${RTL8168_SRC}/scripts/lablib/debugkernel.py' tree 6.12-debug --if-built >/dev/null 2>&1 || { echo 'SKIPPED: the debug kernel 6.12-debug is not built (scripts/build-guest --kernel 6.12-debug builds it; docs/KERNELS.md)'; exit 77; }; exec '${RTL8168_SRC}/scripts/regress' --driver stock --kernel 6.12-debug --scenarios ${RTL8168_DEBUGK_ENTRIES} --out '${CMAKE_BINARY_DIR}/regress-debugk/6.12'")
+set_tests_properties(debugk.regress.6.12 PROPERTIES
+  LABELS debugk TIMEOUT 1800 SKIP_RETURN_CODE 77
+  FIXTURES_REQUIRED "rtl8168_qemu_images;rtl8168_regress_tools"
+  RESOURCE_LOCK rtl8168_qemu)

@@ -2,7 +2,8 @@
 """The debug guest kernels: the kernel name X.Y-debug (`--kernel 6.12-debug` of build-guest,
 build-driver, run-guest, run-lab and regress) is Debian's linux-source-X.Y at the version of
 the X.Y guest kernel (the same source the Debian image X.Y was built from), built by
-scripts/build-kernel with guest-tests/kernel/guest.config and debug.config (KASAN, lockdep,
+scripts/build-kernel with guest-tests/kernel/guest.config (and pre-6.13.config for the series
+before 6.13) and debug.config (KASAN, lockdep,
 DMA-API debugging, kmemleak: docs/KERNELS.md "The debug kernel"). Its image is
 build/guest/X.Y-debug; its own r8169 is the stock driver.
 
@@ -33,6 +34,8 @@ except ImportError:  # run as a script
 REPO = Path(__file__).resolve().parent.parent.parent
 DEBUG_RE = kernelpkg.DEBUG_RE
 FRAGMENT = REPO / "guest-tests" / "kernel" / "debug.config"
+# guest.config's preemption model (PREEMPT_LAZY) came with 6.13: older series get this too
+PRE_613 = REPO / "guest-tests" / "kernel" / "pre-6.13.config"
 
 
 class DebugKernelError(Exception):
@@ -92,7 +95,10 @@ def tree(name: str, if_built: bool = False, env=os.environ) -> Path:
     if_built, which raises code 3 when it is not built yet)."""
     ser = series(name)
     tar = source_tarball(ser, env)
-    cmd = [str(REPO / "scripts" / "build-kernel"), str(tar), "--config", str(FRAGMENT), "--quiet"]
+    cmd = [str(REPO / "scripts" / "build-kernel"), str(tar)]
+    if kernelpkg.version_key(ser) < kernelpkg.version_key("6.13"):
+        cmd += ["--config", str(PRE_613)]
+    cmd += ["--config", str(FRAGMENT), "--quiet"]
     if if_built:
         cmd.append("--if-built")
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
