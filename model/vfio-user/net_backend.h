@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Where the device's frames go and come from. `stream`: QEMU's stream
+// socket protocol (net/stream.c, the framing of -netdev stream and
+// -netdev socket: each frame preceded by its length as a 4-byte big-endian
+// number), over a Unix or TCP socket, as the connecting or the listening
+// side, so the device can be wired to another QEMU's -netdev stream.
+// `none`: frames leave into nothing (the pcap still sees them).
+#pragma once
+
+// clang-format off
+// Asio 1.74's awaitable.hpp uses std::exchange without including <utility>.
+#include <utility>
+#include <boost/asio.hpp>
+// clang-format on
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace vfio_user {
+
+class NetBackend {
+ public:
+  using Receive = std::function<void(const uint8_t* frame, size_t len)>;
+  using Link = std::function<void(bool up)>;
+  virtual ~NetBackend() = default;
+  virtual void send(const uint8_t* frame, size_t len) = 0;
+  virtual void start(Receive on_frame, Link on_link) = 0;
+};
+
+// The largest frame accepted from the stream (QEMU's NET_BUFSIZE, 4096 +
+// 65536): a longer length prefix closes the stream.
+inline constexpr uint32_t kMaxStreamFrame = 4096 + 65536;
+// Frames queued towards a slow peer before new ones are dropped.
+inline constexpr size_t kMaxStreamQueue = 1024;
+
+// spec: "none", "stream,connect=unix:PATH", "stream,connect=tcp:HOST:PORT",
+// "stream,listen=unix:PATH", "stream,listen=tcp:HOST:PORT".
+// nullptr with a message in err for a bad spec.
+std::unique_ptr<NetBackend> make_net_backend(boost::asio::io_context& io, const std::string& spec,
+                                             std::string& err);
+
+}  // namespace vfio_user
