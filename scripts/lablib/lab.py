@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import chips, cpio, launch, protocol, qemu
+from . import chips, cpio, labmods, launch, protocol, qemu
 from .result import HarnessError, Kind
 
 REPO = qemu.REPO
@@ -289,7 +289,9 @@ def system_part(image_cpio: str | Path, dest: str | Path) -> None:
 
 
 def make_overlay(path: str | Path, case: str, krel: str, ko: str | Path | None, params: str,
-                 progs: dict) -> None:
+                 progs: dict, modules: list = ()) -> None:
+    """modules: [(path, bytes)] of the case's "# lab-modules:" (labmods.files), listed in load
+    order in lab/modules; a case without that line gets neither (its archive is as before)."""
     t = cpio.Tree()
     t.file("init", (LAB_DIR / "init").read_bytes(), 0o755)
     # only the shared helpers and this case: editing another case changes nothing here
@@ -302,6 +304,10 @@ def make_overlay(path: str | Path, case: str, krel: str, ko: str | Path | None, 
         t.file(f"lib/modules/{krel}/extra/rtl8168sim.ko", Path(ko).read_bytes())
     for name, binp in sorted(progs.items()):
         t.file(f"usr/bin/{name}", binp.read_bytes(), 0o755)
+    for rel, data in modules:
+        t.file(rel, data, 0o644)
+    if modules:
+        t.file("lab/modules", "".join(f"/{rel}\n" for rel, _ in modules).encode(), 0o644)
     t.write(path)
 
 
@@ -392,24 +398,26 @@ def run(s: Spec, out_dir: str | Path | None = None, say: Callable[[str], None] =
                   "hang-diag.txt", "model-stats.json"):
             (out / f).unlink(missing_ok=True)
         progs = case_programs(LAB_DIR / f"{s.case}.sh", build_programs())
+        modules = labmods.files(qemu.image(s.kernel)[0], krel,
+                                labmods.case_modules(_header_lines(LAB_DIR / f"{s.case}.sh")))
     except HarnessError as e:
         res.kind, res.reason = Kind.ERROR, str(e)
         res.wall_s = time.monotonic() - t0
         return res
     work = Path(tempfile.mkdtemp(prefix="rtl8168-lab."))
     try:
-        _run(s, res, out, work, krel, extras, progs, say)
+        _run(s, res, out, work, krel, extras, progs, say, modules)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return res
 
 
-def _run(s, res, out, work, krel, extras, progs, say):
+def _run(s, res, out, work, krel, extras, progs, say, modules=()):
     img, _ = qemu.image(s.kernel)
     ko = REPO / "build" / "driver" / s.kernel / "rtl8168sim.ko" if s.dut_driver == "rtl8168sim" \
         else None
     ov = work / "overlay.cpio"
-    make_overlay(ov, s.case, krel, ko, s.params, progs)
+    make_overlay(ov, s.case, krel, ko, s.params, progs, modules)
     system = work / "system.cpio"
     system_part(img / "initramfs.cpio", system)
     initrd = work / "initramfs.cpio"

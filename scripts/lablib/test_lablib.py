@@ -354,6 +354,42 @@ class GuestCode(unittest.TestCase):
                       (repo / "guest-tests/driver/smoke-init").read_text())
 
 
+class LabModules(Tmp):
+    """A case's "# lab-modules:" line: the modules and their dependencies, in load order, from
+    the unpacked kernel package into that case's overlay only (lablib.labmods)."""
+    def test_header_line(self):
+        from lablib import labmods
+        self.assertEqual(labmods.case_modules(["# x", "# lab-modules: 8021q garp", "echo"]),
+                         ["8021q", "garp"])
+        self.assertEqual(labmods.case_modules(["# lab-programs: lab-tool"]), [])
+        with self.assertRaisesRegex(HarnessError, "not a module name"):
+            labmods.case_modules(["# lab-modules: ../evil"])
+        self.assertEqual(labmods.files(self.tmp, "k", []), [])
+
+    def test_overlay_lists_them_in_order(self):
+        mods = [("lib/modules/k/kernel/net/llc/llc.ko", b"llc"),
+                ("lib/modules/k/kernel/net/8021q/8021q.ko", b"vlan")]
+        a, b = self.tmp / "a.cpio", self.tmp / "b.cpio"
+        lab.make_overlay(a, "ping", "k", None, "", {}, mods)
+        lab.make_overlay(b, "ping", "k", None, "", {})
+        names = cpio.names(a)
+        for rel, _ in mods:
+            self.assertIn(rel, names)
+        self.assertIn("lab/modules", names)
+        # a case without the line gets neither file
+        self.assertNotIn("lab/modules", cpio.names(b))
+        self.assertFalse(any(n.endswith(".ko") for n in cpio.names(b)))
+        listed = {n: body for n, _, body in cpio.read(a)}["lab/modules"]
+        self.assertEqual(listed, b"/lib/modules/k/kernel/net/llc/llc.ko\n"
+                                 b"/lib/modules/k/kernel/net/8021q/8021q.ko\n")
+
+    def test_every_case_names_known_modules_only(self):
+        from lablib import labmods
+        for case in sorted(lab.LAB_DIR.glob("*.sh")):
+            for m in labmods.case_modules(case.read_text().splitlines()[:40]):
+                self.assertRegex(m, labmods.MODULE_RE, case.name)
+
+
 class LabSystemPart(Tmp):
     def test_project_files_are_left_out(self):
         """The lab boots the image without the scenarios, the image's init and helpers and the

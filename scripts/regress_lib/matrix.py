@@ -36,20 +36,31 @@ LAB = {
     "frames": "frames",  # a check, not an episode: full-size/jumbo receive (issue 18)
     "dma-after-close": "dma_after_close",  # always behind intel-iommu (issue 18)
     "aspm-l1": "aspm_l1",  # the 8168h's link in ASPM L1 (its case pins the chip, issue 28)
+    # conformance checks, each seen from the other end of the link (repro/conform.py, issue 29)
+    "ipv6": "ipv6",      # IPv6 both ways, TX checksum offload + TSO6 on and off
+    "vlan": "vlan",      # 802.1Q tag insertion/stripping on and off, the tag read at the other end
+    "rx-bad": "rx_bad",  # frames with wrong checksums never reach a socket, the stack counts them
+    "rx-filter": "rx_filter",  # unicast/multicast filter and promiscuous mode
 }
 # lab entries whose episode has no "fixed" (rtl8168sim) case: r8169 drivers only
-R8169_ONLY_LAB = {"dma-after-close"}
+R8169_ONLY_LAB = {"dma-after-close", "ipv6", "vlan", "rx-bad", "rx-filter"}
 # lab entries that always run behind intel-iommu: not for kernels built from guest.config,
 # which leaves the IOMMU out (scripts/bisect --kernel-tree)
 IOMMU_ONLY_LAB = {"dma-after-close"}
 # lab entries a kernel built from guest.config cannot run (tinyconfig leaves the option off),
 # with what it lacks: scripts/bisect --kernel-tree leaves them out
 NOT_ON_GUEST_CONFIG = {**{n: "an IOMMU" for n in IOMMU_ONLY_LAB},
-                       "aspm-l1": "CONFIG_PCIEASPM (the guest's ASPM policy)"}
+                       "aspm-l1": "CONFIG_PCIEASPM (the guest's ASPM policy)",
+                       "ipv6": "CONFIG_IPV6",
+                       "rx-bad": "CONFIG_IPV6 (its IPv6 classes)",
+                       "rx-filter": "CONFIG_IP_MULTICAST (the joined group)",
+                       "vlan": "CONFIG_VLAN_8021Q (the 8021q module)"}
 # the kernel option each of those entries needs: a kernel built from guest.config (a kernel
 # tree, the debug kernel X.Y-debug) runs the entry only if its .config has it (kernel_lacks);
 # Debian's kernels have them all
-NEEDS_OPTION = {"dma-after-close": "CONFIG_INTEL_IOMMU", "aspm-l1": "CONFIG_PCIEASPM"}
+NEEDS_OPTION = {"dma-after-close": "CONFIG_INTEL_IOMMU", "aspm-l1": "CONFIG_PCIEASPM",
+                "ipv6": "CONFIG_IPV6", "rx-bad": "CONFIG_IPV6",
+                "rx-filter": "CONFIG_IP_MULTICAST", "vlan": "CONFIG_VLAN_8021Q"}
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
 # Kernel splats (scripts/lablib/splat.py): every console log of every entry is scanned and any
@@ -79,6 +90,13 @@ ON_OTHER_CHIP = {
                  "plus the 2012 sawtooth with the DUT's burst forced to 1024 B (tx-mxdma=6): "
                  "REPRODUCED at 1076 = 1024 + 52",
     "frames": "the largest MTU both NICs take (the partner stays an 8168c)",
+    "ipv6": "the same checks: every chip the model lists takes the v2 descriptor's IPv6 "
+            "checksum and TSO6 requests (r8169 offers them from VER_18 on)",
+    "rx-bad": "the same checks: the chip's RX checksum flags (IPF/UDPF/TCPF) on every chip",
+    "rx-filter": "the same checks: RxConfig and the MAR0-7 hash filter on every chip (the "
+                 "8168evl also compares the ExGMAC copy of its address)",
+    "vlan": "the same checks: the chip's tag insertion and stripping (CPlusCmd RxVlan, the "
+            "descriptor's TxVlanTag) on every chip",
     "msi-lost-irq": "r8169 with MSI on the chip: CLEAN, no interrupt hang",
     "offload-latency": "[r8169-defaults] expects what r8169's defaults on the chip are: "
                        "REPRODUCED with SG/TSO off, CLEAN where r8169 turns them on itself "
