@@ -20,9 +20,14 @@ chip_expect() {
   CHIP_NAME="${R_chip_name:?run-guest passes rtl8168.chip_name}" CHIP_XID="${R_chip_xid:?}"
   CHIP_FW="${R_chip_fw:-}"
   [ "$CHIP_FW" = - ] && CHIP_FW=""
+  # The link speed the PHY negotiates with the emulated partner: its best mode. The RTL8125B's
+  # 2.5G PHY (0x001cc840) is "RTL8226B_RTL8221B 2.5Gbps PHY" to 6.1's realtek.c and "Realtek
+  # Internal NBASE-T PHY" from 6.12 on (its MMD over C22 reads 0).
+  CHIP_SPEED=1000
   case "${R_chip_phy:?}" in
     001cc912) CHIP_PHY="RTL8211B" ;;
     001cc800) CHIP_PHY="Generic FE-GE Realtek PHY" ;;
+    001cc840) CHIP_PHY="RTL8226B_RTL8221B 2.5Gbps PHY\|Realtek Internal NBASE-T PHY"; CHIP_SPEED=2500 ;;
     *)        CHIP_PHY="PHY [0-9a-f:.]* driver" ;;
   esac
 }
@@ -89,7 +94,7 @@ link_checks() {
   speed="$(cat /sys/class/net/eth0/speed 2>/dev/null)"
   duplex="$(cat /sys/class/net/eth0/duplex 2>/dev/null)"
   result "link=up speed=$speed duplex=$duplex"
-  want=1000
+  want="${CHIP_SPEED:-1000}"
   [ "$NIC" = rtl8139 ] && want=100
   [ "$speed" = "$want" ] && [ "$duplex" = full ] || fail "link is $speed/$duplex, want $want/full"
 }

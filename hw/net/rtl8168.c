@@ -765,7 +765,7 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
                           RTL8168_IO_SIZE);
     pci_register_bar(pdev, RTL8168_IO_BAR, PCI_BASE_ADDRESS_SPACE_IO, &s->io);
     memory_region_init_io(&s->mmio, OBJECT(s), &rtl8168_reg_ops, s,
-                          "rtl8168-mmio", RTL8168_MMIO_SIZE);
+                          "rtl8168-mmio", id.mmio_size);
     pci_register_bar(pdev, RTL8168_MMIO_BAR,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);

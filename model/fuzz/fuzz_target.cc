@@ -209,6 +209,9 @@ struct Driver {
 // Port, dev()) with the checker's state.
 struct FuzzHost : rtl8168_host::Host {
   uint8_t flags = 0;
+  // The chip's interrupt registers and TX doorbell (the model's chip list;
+  // the 8168's until the device is created).
+  ChipPorts ports{};
   std::array<uint8_t, kReentrySlots> program{};
   unsigned reentry_calls = 0, reentry_left = kReentryBudget;
   rtl8168_config* cfg = nullptr;
@@ -341,14 +344,18 @@ uint64_t reg_read(FuzzHost& h, uint32_t off, unsigned size) {
   return rtl8168_reg_read(h.dev(), h.now, off, size);
 }
 
-bool lowers_int(uint32_t off, unsigned size) {
+bool lowers_int(const ChipPorts& p, uint32_t off, unsigned size) {
   // A write touching IntrMask/IntrStatus can drop INT (ack or mask).
   const uint64_t end = static_cast<uint64_t>(off) + size;
-  return off < kIntrStatus + 2 && end > kIntrMask;
+  const auto touches = [&](uint32_t reg) { return off < reg + p.intr_width && end > reg; };
+  return touches(p.intr_status) || touches(p.intr_mask);
 }
 
+// IntrStatus all ones at the chip's width.
+uint64_t intr_all(const ChipPorts& p) { return p.intr_width == 4 ? 0xffffffffu : 0xffffu; }
+
 void reg_write(FuzzHost& h, uint32_t off, uint64_t v, unsigned size) {
-  if (lowers_int(off, size)) h.lower_points++;
+  if (lowers_int(h.ports, off, size)) h.lower_points++;
   Call c(h);
   rtl8168_reg_write(h.dev(), h.now, off, v, size);
 }
@@ -395,13 +402,13 @@ void run_reentry(FuzzHost& h, const uint8_t* frame, size_t len) {
       if (frame) receive(h, frame, len);  // a refusal is the host's loss, not the device's
       break;
     case kReReadIsr:
-      reg_read(h, kIntrStatus, 2);
+      reg_read(h, h.ports.intr_status, h.ports.intr_width);
       break;
     case kReAckIsr:
-      reg_write(h, kIntrStatus, 0xffff, 2);
+      reg_write(h, h.ports.intr_status, intr_all(h.ports), h.ports.intr_width);
       break;
     case kReDoorbell:
-      reg_write(h, kTxPoll, kNPQ, 1);
+      reg_write(h, h.ports.doorbell, h.ports.doorbell_bits[0], h.ports.doorbell_width);
       break;
     case kReCanReceive:
       can_receive(h);
@@ -491,9 +498,9 @@ void check_after(FuzzHost& h, bool start_level, uint64_t msi0, CallKind kind) {
     if (kind == kLoadCall && sent_by_call != 0) fail("MSI sent by rtl8168_state_load");
     h.level_known = false;
   } else {
-    // Reads have no side effects: 16-bit reads of IntrMask and IntrStatus.
-    const uint64_t imr = reg_read(h, kIntrMask, 2);
-    const uint64_t isr = reg_read(h, kIntrStatus, 2);
+    // Reads have no side effects: reads of IntrMask and IntrStatus (16 or 32 bits).
+    const uint64_t imr = reg_read(h, h.ports.intr_mask, h.ports.intr_width);
+    const uint64_t isr = reg_read(h, h.ports.intr_status, h.ports.intr_width);
     const bool level = (imr & isr) != 0;
     if (!h.msi) {
       if (h.intx_armed && p.intx != static_cast<int>(level)) {
@@ -794,6 +801,7 @@ void op_bring_up(FuzzHost& h, Reader& r) {
   h.drv.rx_n = up.rx_n;
   h.drv.rx_buf = up.rx_buf;
   rtl8168_host::OpenSpec spec;
+  spec.ports = h.ports;
   spec.reset_polls = 8;  // r8169 rtl_hw_reset: CmdReset, then poll until it self-clears
   spec.mac = h.mac;      // rtl_rar_set: unlock, MAC4 then MAC0, lock
   spec.mitigate = up.mit;
@@ -879,7 +887,9 @@ void op_tx_frame(FuzzHost& h, Reader& r) {
   // Own on the first descriptor last (r8169 rtl8169_start_xmit).
   for (size_t i = descs.size(); i-- > 0;) mem_w32(h, descs[i].first, descs[i].second | kOwn);
   h.drv.tx_cur[q] = (first + nfrags) % n;
-  if (fl & kTxKick) top(h, [&] { reg_write(h, kTxPoll, q ? kHPQ : kNPQ, 1); });
+  if (fl & kTxKick) {
+    top(h, [&] { reg_write(h, h.ports.doorbell, h.ports.doorbell_bits[q ? 1 : 0], h.ports.doorbell_width); });
+  }
 }
 
 void op_rx_poll(FuzzHost& h) {
@@ -1306,11 +1316,12 @@ void op_null_receive(FuzzHost& h, Reader& r) {
 
 void op_irq_ack(FuzzHost& h, Reader& r) {
   const bool mask = r.u8() & 1;
-  const uint64_t imr = reg_read(h, kIntrMask, 2);
-  if (mask) top(h, [&] { reg_write(h, kIntrMask, 0, 2); });
-  const uint64_t isr = reg_read(h, kIntrStatus, 2);
-  top(h, [&] { reg_write(h, kIntrStatus, isr, 2); });
-  if (mask) top(h, [&] { reg_write(h, kIntrMask, imr, 2); });
+  const ChipPorts& p = h.ports;
+  const uint64_t imr = reg_read(h, p.intr_mask, p.intr_width);
+  if (mask) top(h, [&] { reg_write(h, p.intr_mask, 0, p.intr_width); });
+  const uint64_t isr = reg_read(h, p.intr_status, p.intr_width);
+  top(h, [&] { reg_write(h, p.intr_status, isr, p.intr_width); });
+  if (mask) top(h, [&] { reg_write(h, p.intr_mask, imr, p.intr_width); });
 }
 
 // ---- configuration ----------------------------------------------------------
@@ -1416,6 +1427,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rtl8168_config_free(h.cfg);
     h.ram.swap(ram);
     return 0;
+  }
+  for (size_t i = 0; i < rtl8168_chip_count(); i++) {
+    rtl8168_chip_info c{};
+    if (rtl8168_chip_at(i, &c) == 0 && std::strcmp(c.name, rtl8168_chip_name(h.dev())) == 0) {
+      h.ports = rtl8168_host::chip_ports(c);
+    }
   }
   for (unsigned i = 0; i < 6; i++) h.mac[i] = static_cast<uint8_t>(reg_read(h, kMAC0 + i, 1));
   top(h, [&] { timer_expired(h); });
@@ -1542,7 +1559,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       case kDoorbell: {
         const uint8_t v = r.u8();
-        top(h, [&] { reg_write(h, kTxPoll, v, 1); });
+        top(h, [&] { reg_write(h, h.ports.doorbell, v, h.ports.doorbell_width); });
         break;
       }
       case kFaultSpec:

@@ -376,6 +376,78 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
     drain(e);
     add("h-ocp-traffic" + mode, e);
   }
+  // The RTL8125B profile (chip=8125b: parameter sel 15, the second chip added
+  // after the 8168evl): r8169's VER_63 traffic, functional and timed. The
+  // target kicks and acks through the chip's own ports (the model's chip
+  // list: the doorbell at 0x90, 32-bit IntrStatus/IntrMask at 0x3c/0x38).
+  // rtl_hw_init_8125's link-list wait, the 8125 registers above the
+  // 256-byte file (MAC0_BKP read, RSS_CTRL/Q_NUM_CTRL and the moderation
+  // block written, an unimplemented address), the 16-byte descriptor format
+  // (0xeb58 bit 0 cleared), the extended tally switched on (0xea84) and
+  // dumped, the 2.5G advertisement (PHY OCP 0xa5d4) cleared and restored
+  // with a restart, the FIFO-empty status at IntrMitigate after StopReq,
+  // traffic on both TX queues (queue 1's ring at 0x2100) and in, a save with
+  // a GPHY_OCP access in flight, a migration and a load.
+  for (uint8_t timed = 0; timed < 2; timed++) {
+    const std::string mode = timed ? "-timed" : "-functional";
+    const uint8_t f = timed ? kFlagTiming : 0;
+    const std::vector<Param> b = {{"chip", 15, 0}};
+    const auto ocp = [](uint32_t reg) { return reg << 15; };
+    constexpr uint32_t kFlag = 0x80000000u;
+    const auto wr = [](Encoder& e, uint16_t off, uint8_t size_sel, uint64_t v) {
+      e.op(kRegWriteRaw).u16(off).u8(size_sel).u64(v);  // size_sel: 0 = 1, 1 = 2, 2 = 4 bytes
+    };
+    const auto rd = [](Encoder& e, uint16_t off, uint8_t size_sel) { e.op(kRegReadRaw).u16(off).u8(size_sel); };
+    Encoder e = header(f, b);
+    e.op(kRegWriteKnown).u8(known_reg(kOCPDR)).u32(kFlag | ocp(0xe8de) | 0x0000);  // bit 14 cleared
+    rd(e, 0xd3, 0);  // MCU: LINK_LIST_RDY low
+    drain(e, 2);
+    rd(e, 0xd3, 0);
+    for (unsigned i = 0; i < 6; i++) rd(e, static_cast<uint16_t>(0x19e0 + i), 0);  // MAC0_BKP
+    bring_up(e);
+    wr(e, 0x4500, 0, 0);       // RSS_CTRL_8125 (8 bits, as r8169)
+    wr(e, 0x4800, 1, 0);       // Q_NUM_CTRL_8125
+    wr(e, 0x0a00, 2, 0);       // the moderation block
+    wr(e, 0x0a7c, 2, 0xffffffffu);
+    wr(e, 0x7a, 1, 0);         // INT_CFG1_8125
+    wr(e, 0x8000, 2, 0x12345678u);  // unimplemented: reads 0
+    rd(e, 0x8000, 2);
+    e.op(kRegWriteKnown).u8(known_reg(kOCPDR)).u32(kFlag | ocp(0xeb58) | 0x0000);  // 16-byte descriptors
+    e.op(kRegWriteKnown).u8(known_reg(kOCPDR)).u32(kFlag | ocp(0xea84) | 0x0003);  // extended tally
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(kFlag | ocp(0xa5d4) | 0x0000);  // no 2.5G
+    drain(e, 2);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(kFlag | ocp(0xa400) | 0x1200);  // AN restart
+    drain(e);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(ocp(0xa434));  // PHYSR
+    drain(e, 2);
+    rd(e, 0xb8, 2);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(kFlag | ocp(0xa5d4) | 0x0080);  // 2.5G again
+    drain(e, 2);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(kFlag | ocp(0xa400) | 0x1200);
+    drain(e);
+    wr(e, 0x2104, 2, 0);                                   // TX queue 1's ring, high
+    wr(e, 0x2100, 2, 0x4000);                              // ... and low
+    tx(e, kTxKick | kTxTso, kIpv4Tcp, 8000, 3, 1448);
+    tx(e, kTxKick | kTxCsum | kTxHpq, kIpv4Udp, 10);
+    drain(e);
+    rx(e, kRxTcpGood, 500);
+    rx(e, kRxOurs, 1500);
+    drain(e);
+    poll(e);
+    ack(e);
+    e.op(kTally).u8(kCounterDump).u8(kAddrRam).u32(0x0c00);  // 192 bytes
+    drain(e, 2);
+    e.op(kRegWriteKnown).u8(known_reg(kGPHY_OCP)).u32(ocp(0xa616));  // 2.5G ability, in flight
+    e.op(kSave).u8(0);
+    drain(e, 2);
+    wr(e, 0x37, 0, 0x80);  // ChipCmd StopReq
+    rd(e, 0xe2, 1);        // IntrMitigate: FIFO-empty status
+    e.op(kMigrate).u8(0).u8(0);
+    drain(e);
+    e.op(kLoad).u8(0).u8(0);
+    drain(e);
+    add("b-traffic" + mode, e);
+  }
   {
     // Lossy TxPoll (RTL8168 quirk): a doorbell while the engine is busy is lost.
     Encoder e = header(kFlagTiming | kFlagLossy);

@@ -25,8 +25,9 @@ bool wait_link(RegBus& bus, const OpenSpec& s) {
   const uint64_t until = bus.now() + s.link_timeout_ns;
   while (bus.now() < until) {
     bus.step_until(until);
-    if (bus.read(kIntrStatus, 2) & kLinkChg) {
-      bus.write(kIntrStatus, kLinkChg, 2);
+    const ChipPorts& p = s.ports;
+    if (bus.read(p.intr_status, p.intr_width) & kLinkChg) {
+      bus.write(p.intr_status, kLinkChg, p.intr_width);
       bus.link_acked();
       return (bus.read(kPHYstatus, 1) & kLinkStatus) != 0;
     }
@@ -41,8 +42,8 @@ bool bring_up(RegBus& bus, const OpenSpec& s, std::span<const Step> order) {
   for (const Step step : order) {
     switch (step) {
       case Step::MaskAndAck:
-        bus.write(kIntrMask, 0, 2);
-        bus.write(kIntrStatus, 0xffff, 2);
+        bus.write(s.ports.intr_mask, 0, s.ports.intr_width);
+        bus.write(s.ports.intr_status, s.ports.intr_width == 4 ? 0xffffffffu : 0xffffu, s.ports.intr_width);
         break;
       case Step::ChipReset:
         bus.write(kChipCmd, kCmdReset, 1);
@@ -73,10 +74,10 @@ bool bring_up(RegBus& bus, const OpenSpec& s, std::span<const Step> order) {
         bus.write(kRxMaxSize, s.rx_max_size, 2);
         break;
       case Step::TxRing:
-        write_ring(bus, kTxDescLow, kTxDescHigh, s.tx_ring);
+        write_ring(bus, s.ports.tx_ring_base[0], s.ports.tx_ring_base[0] + 4, s.tx_ring);
         break;
       case Step::TxHRing:
-        write_ring(bus, kTxHDescLow, kTxHDescHigh, s.txh_ring);
+        write_ring(bus, s.ports.tx_ring_base[1], s.ports.tx_ring_base[1] + 4, s.txh_ring);
         break;
       case Step::RxRing:
         write_ring(bus, kRxDescLow, kRxDescHigh, s.rx_ring);
@@ -98,7 +99,7 @@ bool bring_up(RegBus& bus, const OpenSpec& s, std::span<const Step> order) {
         bus.write(kMAR0, s.mar, 4);
         break;
       case Step::IntrMask:
-        bus.write(kIntrMask, s.irq_mask, 2);
+        bus.write(s.ports.intr_mask, s.irq_mask, s.ports.intr_width);
         break;
       case Step::Autoneg:
         bus.write(kPHYAR, kPhyarFlag | kMiiBmcr << kPhyarRegShift | s.bmcr, 4);

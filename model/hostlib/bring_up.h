@@ -24,6 +24,7 @@
 #include <span>
 
 #include "driver_regs.h"
+#include "rtl8168/rtl8168.h"
 
 namespace rtl8168_host {
 
@@ -71,7 +72,23 @@ enum class LinkWait : uint8_t {
   LinkChg,    // step time until IntrStatus shows LinkChg (link_timeout), ack it, read PHYstatus
 };
 
+// A chip's ports as the model's chip list gives them (rtl8168_chip_at).
+inline rtl8168_driver::ChipPorts chip_ports(const rtl8168_chip_info& c) {
+  rtl8168_driver::ChipPorts p;
+  p.intr_status = c.intr_status;
+  p.intr_mask = c.intr_mask;
+  p.intr_width = c.intr_width;
+  p.doorbell = c.doorbell;
+  p.doorbell_width = c.doorbell_width;
+  p.doorbell_bits[0] = c.doorbell_bits[0];
+  p.doorbell_bits[1] = c.doorbell_bits[1];
+  p.tx_ring_base[0] = c.tx_ring_base[0];
+  p.tx_ring_base[1] = c.tx_ring_base[1];
+  return p;
+}
+
 struct OpenSpec {
+  rtl8168_driver::ChipPorts ports{};  // the chip's interrupt registers (rtl8168_chip_info)
   unsigned reset_polls = 100;  // ChipCmd reads while CmdReset stays set
   std::array<uint8_t, 6> mac{};
   uint16_t cplus = rtl8168_driver::kRxVlan | rtl8168_driver::kRxChkSum;

@@ -79,4 +79,15 @@ inline constexpr uint32_t kUdpCs = 1u << 31, kTcpCs = 1u << 30, kIpv4Cs = 1u << 
 inline constexpr uint32_t kTxVlanTag = 1u << 17;
 inline constexpr uint32_t kRxBufSizeMask = 0x3fff;
 
+// Where a chip's interrupt registers and TX doorbell sit (C API
+// rtl8168_chip_info): the 8168's unless the chip list says otherwise.
+struct ChipPorts {
+  uint32_t intr_status = kIntrStatus, intr_mask = kIntrMask;
+  unsigned intr_width = 2;
+  uint32_t doorbell = kTxPoll;
+  unsigned doorbell_width = 1;
+  uint32_t doorbell_bits[2] = {kNPQ, kHPQ};  // TX queue 0 (NPQ), 1 (HPQ)
+  uint32_t tx_ring_base[2] = {kTxDescLow, kTxHDescLow};  // low dword; high at +4
+};
+
 }  // namespace rtl8168_driver

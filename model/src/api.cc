@@ -41,7 +41,7 @@ static rtl8168_pci_identity pci_identity(const rtl8168sim::PciIdentity& p) {
       a.l1 ? (3u << 10 | uint32_t{a.l0s_exit} << 12 | uint32_t{a.l1_exit} << 15) : 0;
   return rtl8168_pci_identity{p.vendor_id, p.device_id, p.subsystem_vendor_id, p.subsystem_id,
                               p.revision,  p.pm_offset, p.msi_offset,          p.pcie_offset,
-                              devcap,      lnkcap,      a.l1};
+                              devcap,      lnkcap,      a.l1,                p.mmio_size};
 }
 
 void rtl8168_config_pci_identity(const rtl8168_config* cfg, rtl8168_pci_identity* out) {
@@ -72,7 +72,16 @@ int rtl8168_chip_at(size_t index, rtl8168_chip_info* out) {
                            .max_frame = p.max_frame,
                            .tx_queues = tx,
                            .rx_queues = rx,
-                           .pci = pci_identity(p.pci)};
+                           .pci = pci_identity(p.pci),
+                           .intr_status = p.irq.status,
+                           .intr_mask = p.irq.mask,
+                           .intr_width = p.irq.width,
+                           .doorbell = p.txpoll.offset,
+                           .doorbell_width = p.txpoll.width,
+                           .doorbell_bits = {profile_ring(p, RingDir::Tx, 0)->doorbell,
+                                             profile_ring(p, RingDir::Tx, 1)->doorbell},
+                           .tx_ring_base = {profile_ring(p, RingDir::Tx, 0)->base_lo,
+                                            profile_ring(p, RingDir::Tx, 1)->base_lo}};
   return 0;
 }
 

@@ -91,7 +91,7 @@ Param mxdma_param(const char* name, const char* desc, int Config::*field) {
 
 const std::vector<Param>& params() {
   static const std::vector<Param> table = {
-      {{"chip", "", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4; 8168evl = RTL8168evl/8111evl, XID 0x2c8; 8168h = RTL8168h/8111h, XID 0x541)"},
+      {{"chip", "", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4; 8168evl = RTL8168evl/8111evl, XID 0x2c8; 8168h = RTL8168h/8111h, XID 0x541; 8125b = RTL8125B, XID 0x641)"},
        [](Config& c, const std::string& s) -> std::string {
          const ChipProfile* p = find_profile(s);
          if (!p) return "unknown chip '" + s + "' (known: " + std::string(profile_ids()) + ")";

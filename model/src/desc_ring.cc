@@ -5,7 +5,7 @@
 
 namespace rtl8168sim {
 
-uint64_t DescRing::base() const { return d_.regs.u64(spec_->base_lo, spec_->base_hi); }
+uint64_t DescRing::base() const { return d_.reg64(spec_->base_lo, spec_->base_hi); }
 
 void DescRing::advance(uint32_t opts1) {
   if (opts1 & desc::RingEnd) {

@@ -55,7 +55,7 @@ void Device::bad_call(Time now) {
 }
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
-    : regs(*cfg.profile->regs), irq(*this), phy(*this), tx(*this, *cfg.profile), txpoll(*this),
+    : regs(*cfg.profile->regs), wide(cfg.profile->wide_regs), irq(*this), phy(*this), tx(*this, *cfg.profile), txpoll(*this),
       rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), link(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
   // Validated when the parameter was set (config.cc); a schedule that does
   // not parse here installs nothing.
@@ -70,6 +70,7 @@ void Device::power_on_reset(Time now) {
   regs.reset();
   for (int i = 0; i < 6; i++) regs.set8(reg::MAC0 + i, cfg_.mac[i]);
   regs.set32(reg::TxConfig, cfg_.profile->txconfig_reset);
+  wide.power_on(cfg_.mac);
   irq.reset();
   tx.reset();
   rx.reset();
@@ -81,6 +82,7 @@ void Device::power_on_reset(Time now) {
   // RX FIFO), and a reset device starts from zero.
   stats = rtl8168_stats{};
   tally.counters = TallyCounters{};
+  tally.ext = TallyExt{};
   trace.reset();
   // The fault schedule is test-bench state: a power-on drops what was added
   // and re-installs the configured one, before the PHY's first
@@ -167,10 +169,11 @@ static bool access_ok(uint32_t off, unsigned size) {
          static_cast<uint64_t>(off) + size <= reg::kFileSize;
 }
 
-// Inside BAR2 but above the register file: decodes nothing (reads 0).
-static bool above_file(uint32_t off, unsigned size) {
+// Inside BAR2 but above the register file: the profile's rows there
+// (wide_regs.h), or nothing (reads 0).
+static bool above_file(uint32_t off, unsigned size, uint32_t bar_size) {
   return (size == 1 || size == 2 || size == 4) && off % size == 0 && off >= reg::kFileSize &&
-         static_cast<uint64_t>(off) + size <= RTL8168_MMIO_SIZE;
+         static_cast<uint64_t>(off) + size <= bar_size;
 }
 
 // Registers whose value is computed at read time: TxPoll's NPQ/HPQ read-back
@@ -186,7 +189,8 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
       v = (v & ~(uint64_t{0xff} << shift)) | ((value >> (8 * i)) & 0xff) << shift;
     }
   };
-  overlay(reg::TxPoll, 1, txpoll.read());
+  const ChipProfile& p = *cfg_.profile;
+  overlay(p.txpoll.offset, 1, txpoll.read());
   overlay(reg::TCTR, 4, timer.count());
   if (cfg_.profile->txcfg_empty) {
     // TXCFG_EMPTY (TxConfig bit 11, r8169 rtl_txcfg_empty_cond): the TX
@@ -208,17 +212,40 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
         (mac_ocp.link_list_ready() ? reg::McuLinkListRdy : 0));
     overlay(reg::MCU, 1, mcu);
   }
+  if (p.mitigate_fifo_status) {
+    // IntrMitigate of the 8125: bits 0, 1 and 8 once the TX path and the
+    // RX FIFO hold nothing (r8169 rtl_rxtx_empty_cond_2, polled after
+    // StopReq by rtl_wait_txrx_fifo_empty). Which bit is which FIFO is not
+    // public: the model sets the three together.
+    const bool empty = !tx.busy() && !tx.wire_busy() && rx.fifo_empty();
+    overlay(reg::IntrMitigate, 2, empty ? reg::kFifoEmpty8125 : 0);
+  }
   return v;
+}
+
+bool Device::rx_vlan_strip() const {
+  if (cfg_.profile->rx_vlan_rxconfig) {
+    // r8169 sets and clears both bits together; which of them governs a
+    // single 802.1Q tag is not public, so either one removes it.
+    return regs.u32(reg::RxConfig) & (reg::RxVlanInner8125 | reg::RxVlanOuter8125);
+  }
+  return regs.u16(reg::CPlusCmd) & reg::RxVlan;
 }
 
 uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   link.host_access();
-  if (above_file(off, size)) {
-    trace.unassigned_access(off, size, 0);
+  if (above_file(off, size, cfg_.profile->pci.mmio_size)) {
+    if (!wide.implemented(off, size)) {
+      trace.unassigned_access(off, size, 0);
+      finish_entry();
+      return 0;
+    }
+    const uint64_t v = wide.read(off, size);
+    trace.reg_read(off, size, v);
     finish_entry();
-    return 0;
+    return v;
   }
   if (!access_ok(off, size)) {
     stats.bad_access++;
@@ -245,8 +272,15 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   access_woke_link_ = link.host_access();
-  if (above_file(off, size)) {
-    trace.unassigned_access(off, size, 1);
+  if (above_file(off, size, cfg_.profile->pci.mmio_size)) {
+    if (!wide.implemented(off, size)) {
+      trace.unassigned_access(off, size, 1);
+    } else {
+      value &= size == 4 ? 0xffffffffull : (1ull << (8 * size)) - 1;
+      trace.reg_write(off, size, value);
+      wide.write(off, size, value);
+    }
+    access_woke_link_ = false;
     finish_entry();
     return;
   }
@@ -372,7 +406,11 @@ void Device::software_reset_done() {
 }
 
 void Device::on_link_change() {
-  regs.set8(reg::PHYstatus, phy.mac_status());
+  if (cfg_.profile->phystatus_width == 2) {
+    regs.set16(reg::PHYstatus, phy.mac_status());
+  } else {
+    regs.set8(reg::PHYstatus, static_cast<uint8_t>(phy.mac_status()));
+  }
   trace.link_change(phy.link_up(), phy.speed_mbps());
   irq.raise(reg::LinkChg);
 }

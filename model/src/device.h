@@ -32,6 +32,7 @@
 #include "tx_engine.h"
 #include "tx_poll.h"
 #include "tx_outbox.h"
+#include "wide_regs.h"
 
 namespace rtl8168sim {
 
@@ -116,12 +117,20 @@ class Device {
   Time link_wake() { return link.chip_dma(); }
   // PHY -> MAC: link state changed (PHYstatus from the PHY, LinkChg).
   void on_link_change();
+  // A register's stored value wherever it sits: the 256-byte file or, on
+  // profiles with a larger window, the rows above it (a ring base, DescRing).
+  uint32_t reg32(uint32_t off) const { return off < reg::kFileSize ? regs.u32(off) : wide.u32(off); }
+  uint64_t reg64(uint32_t lo, uint32_t hi) const { return uint64_t{reg32(hi)} << 32 | reg32(lo); }
+  // RX VLAN tag removal is on: CPlusCmd RxVlan on the 8168s, RxConfig bits
+  // 22/23 on the 8125 (ChipProfile::rx_vlan_rxconfig).
+  bool rx_vlan_strip() const;
   // irq-race (fault_injector.h): is a device event pending that could run
   // now, and run the earliest one at once (its completion comes early).
   bool has_pullable_event() const;
   void pull_next_event();
 
   RegFile regs;
+  WideRegs wide;  // the registers above the file (profiles with a larger window)
   Irq irq;
   Phy phy;
   TxEngine tx;

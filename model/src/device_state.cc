@@ -19,7 +19,9 @@
 // statistics added with it (stats.def's FAULTS counters), the PHY's
 // link-fault state and the fault schedule with its counters
 // (fault_injector.h). Appended at the end so the offsets of everything
-// before stay what they were in version 3.
+// before stay what they were in version 3. Then, for the profiles that
+// have them, the PCIe link (ASPM L1), the registers above the 256-byte file
+// (wide_regs.h) and the extended tally's state (tally.h).
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -142,6 +144,10 @@ void Device::visit_state(Archive& a, std::string* why) {
     link.visit(a);
     for (const auto field : kLinkStatsFields) a.io(stats.*field);
   }
+  // The registers above the 256-byte file and the extended tally's state
+  // (profiles that have them only: the other profiles' blobs are unchanged).
+  if (!wide.empty()) wide.visit(a);
+  if (cfg_.profile->tally_ext_ocp) tally.visit_ext(a);
 }
 
 std::vector<uint8_t> Device::save() const {
@@ -219,7 +225,7 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
   const char* why = nullptr;
   if (now_ > kMaxClock) why = "clock beyond the model's range";
   if (!why && sched_.next_seq() > kMaxSeq) why = "event sequence number beyond the model's range";
-  if (!why) why = regs.check_fixed_bits(cfg_.profile->txconfig_reset, cfg_.profile->irq);
+  if (!why) why = regs.check_fixed_bits(*cfg_.profile);
   if (!why) why = txpoll.check(now_);
   if (!why) why = irq.check();
   if (!why) why = phy.check();
@@ -229,6 +235,8 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
   if (!why && cfg_.profile->side_buses) why = side.check();
   if (!why) why = faults.check();
   if (!why && link.modelled()) why = link.check(now_);
+  if (!why && (tally.ext.tx_octets_base > stats.tx_bytes || tally.ext.rx_octets_base > stats.rx_bytes))
+    why = "extended tally octet base above the byte counter";
   if (!why) why = check_events();
   if (why) {
     err = std::string("inconsistent state blob: ") + why;

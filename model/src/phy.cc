@@ -25,6 +25,13 @@ void Phy::power_on() {
   // BMCR soft reset reloads the C22 registers only, load_defaults).
   ocp_.fill(0);
   if (ocp_model()) *ocp_word(kOcpSawCnt) = kSawCntReset;
+  if (multigig()) {
+    // 2500BASE-T able and advertised (the power-on advertisement of a
+    // PHY that autonegotiates its best mode; rtl822x_config_aneg rewrites
+    // it from phylib's advertising mask).
+    *ocp_word(phy2g5::kPmaSpeed) = phy2g5::kPmaSpeed2g5;
+    *ocp_word(phy2g5::kAn10gbtCtrl) = phy2g5::kAdv2g5;
+  }
   param_addr_ = 0;
   params_.clear();
   fault_down_ = false;  // the fault schedule restarts with the power-on (fault_injector.h)
@@ -43,6 +50,7 @@ void Phy::restart_an() {
   r0(BMSR) &= static_cast<uint16_t>(~BMSR_ANEGCOMPLETE);
   r0(LPA) = 0;
   r0(STAT1000) = 0;
+  if (multigig()) *ocp_word(phy2g5::kAn10gbtStat) = 0;
   d_.cancel(EventKind::PhyAnDone);  // superseded (it would be ignored by its generation)
   if (!carrier() || (r0(BMCR) & BMCR_PDOWN)) return;
   // autoneg-slow: a partner that takes longer to answer.
@@ -54,6 +62,8 @@ void Phy::on_an_done(uint64_t gen) {
   const uint16_t bmcr = r0(BMCR);
   if (!(bmcr & BMCR_ANENABLE)) {
     // Forced mode (BMCR speed bits, IEEE 802.3 22.2.4.1.3).
+    // 2500BASE-T has no forced mode (IEEE 802.3 clause 126 requires
+    // autonegotiation; phylib forces only through BMCR's 10/100/1000 bits).
     const uint32_t mbps = (bmcr & BMCR_SPEED1000) ? 1000 : (bmcr & BMCR_SPEED100) ? 100 : 10;
     set_link(true, mbps, (bmcr & BMCR_FULLDPLX) != 0);
     return;
@@ -61,22 +71,28 @@ void Phy::on_an_done(uint64_t gen) {
   // Resolve against the partner's abilities (10/100/1000 half and full
   // unless a link fault changed them): the best common mode (IEEE 802.3
   // Annex 28B.3 priority).
+  // 2500BASE-T first (IEEE 802.3 Annex 28B.3 as extended by clause 126:
+  // 2.5GBASE-T ranks above 1000BASE-T), on a 2.5G PHY only.
   const uint16_t adv = r0(ADVERTISE), ctrl1000 = r0(CTRL1000);
-  const uint8_t p = partner_;
+  const bool adv2g5 = multigig() && (*ocp_word(phy2g5::kAn10gbtCtrl) & phy2g5::kAdv2g5);
   uint32_t mbps = 0;
   bool full = false;
-  if ((ctrl1000 & ADVERTISE_1000FULL) && (p & k1000F)) mbps = 1000, full = true;
-  else if ((ctrl1000 & ADVERTISE_1000HALF) && (p & k1000H)) mbps = 1000, full = false;
-  else if ((adv & ADVERTISE_100FULL) && (p & k100F)) mbps = 100, full = true;
-  else if ((adv & ADVERTISE_100HALF) && (p & k100H)) mbps = 100, full = false;
-  else if ((adv & ADVERTISE_10FULL) && (p & k10F)) mbps = 10, full = true;
-  else if ((adv & ADVERTISE_10HALF) && (p & k10H)) mbps = 10, full = false;
+  if (adv2g5 && partner_has(k2500F)) mbps = 2500, full = true;
+  else if ((ctrl1000 & ADVERTISE_1000FULL) && partner_has(k1000F)) mbps = 1000, full = true;
+  else if ((ctrl1000 & ADVERTISE_1000HALF) && partner_has(k1000H)) mbps = 1000, full = false;
+  else if ((adv & ADVERTISE_100FULL) && partner_has(k100F)) mbps = 100, full = true;
+  else if ((adv & ADVERTISE_100HALF) && partner_has(k100H)) mbps = 100, full = false;
+  else if ((adv & ADVERTISE_10FULL) && partner_has(k10F)) mbps = 10, full = true;
+  else if ((adv & ADVERTISE_10HALF) && partner_has(k10H)) mbps = 10, full = false;
   if (mbps == 0) return;  // nothing in common: no link
   r0(BMSR) |= BMSR_ANEGCOMPLETE;
   r0(LPA) = partner_lpa();
   // Local + remote receiver OK, and the partner's 1000BASE-T abilities
   // (STAT1000 LPA_1000FULL 0x0800, LPA_1000HALF 0x0400).
-  r0(STAT1000) = static_cast<uint16_t>(0x3000 | ((p & k1000F) ? 0x0800 : 0) | ((p & k1000H) ? 0x0400 : 0));
+  r0(STAT1000) = static_cast<uint16_t>(0x3000 | (partner_has(k1000F) ? 0x0800 : 0) |
+                                       (partner_has(k1000H) ? 0x0400 : 0));
+  // The partner's multi-gigabit page (MDIO_AN_10GBT_STAT: LP2_5G).
+  if (multigig() && partner_has(k2500F)) *ocp_word(phy2g5::kAn10gbtStat) = phy2g5::kLp2g5;
   set_link(true, mbps, full);
 }
 
@@ -84,10 +100,10 @@ void Phy::on_an_done(uint64_t gen) {
 // (kPartnerLpa when it has them all).
 uint16_t Phy::partner_lpa() const {
   uint16_t lpa = kPartnerLpa & ~(ADVERTISE_10HALF | ADVERTISE_10FULL | ADVERTISE_100HALF | ADVERTISE_100FULL);
-  if (partner_ & k10H) lpa |= ADVERTISE_10HALF;
-  if (partner_ & k10F) lpa |= ADVERTISE_10FULL;
-  if (partner_ & k100H) lpa |= ADVERTISE_100HALF;
-  if (partner_ & k100F) lpa |= ADVERTISE_100FULL;
+  if (partner_has(k10H)) lpa |= ADVERTISE_10HALF;
+  if (partner_has(k10F)) lpa |= ADVERTISE_10FULL;
+  if (partner_has(k100H)) lpa |= ADVERTISE_100HALF;
+  if (partner_has(k100F)) lpa |= ADVERTISE_100FULL;
   return lpa;
 }
 
@@ -106,11 +122,15 @@ void Phy::set_link(bool up, uint32_t mbps, bool full) {
 }
 
 // PHYstatus (0x6c) as the MAC composes it from the PHY's resolution; flow
-// control is on because the partner advertises pause (kPartnerLpa).
-uint8_t Phy::mac_status() const {
+// control is on because the partner advertises pause (kPartnerLpa). 2500
+// Mbit/s is the 8125's bit 10 (regs.h _2500bpsF), no low-byte speed bit.
+uint16_t Phy::mac_status() const {
   if (!link_) return 0;
-  uint8_t st = reg::LinkStatus | (full_ ? reg::FullDup : 0) |
-               (speed_ == 1000 ? reg::_1000bpsF : speed_ == 100 ? reg::_100bps : reg::_10bps);
+  uint16_t st = reg::LinkStatus | (full_ ? reg::FullDup : 0);
+  st |= speed_ == 2500   ? reg::_2500bpsF
+        : speed_ == 1000 ? reg::_1000bpsF
+        : speed_ == 100  ? reg::_100bps
+                         : reg::_10bps;
   if (kPartnerLpa & LPA_PAUSE_CAP) st |= reg::TxFlowCtrl | reg::RxFlowCtrl;
   return st;
 }
@@ -136,7 +156,11 @@ void Phy::on_phyar_done() {
 }
 
 bool Phy::generic() const { return d_.config().profile->phy_model != PhyModel::Rtl8211b; }
-bool Phy::ocp_model() const { return d_.config().profile->phy_model == PhyModel::Rtl8168gInternal; }
+bool Phy::ocp_model() const {
+  const PhyModel m = d_.config().profile->phy_model;
+  return m == PhyModel::Rtl8168gInternal || m == PhyModel::Rtl8125Internal;
+}
+bool Phy::multigig() const { return d_.config().profile->phy_model == PhyModel::Rtl8125Internal; }
 
 // RTL8211B: page_ is 0..7 (the select value modulo 8). Generic PHY: pages
 // 0..7 are banked (r8169_phy_config.c rtl8168e_2_hw_phy_config uses 0-3, 5
@@ -167,7 +191,8 @@ bool Phy::is_physr(unsigned reg) const {
 
 uint16_t Phy::physr() const {
   if (!link_) return 0;
-  const uint16_t speed = speed_ == 1000 ? 0x0020 : speed_ == 100 ? 0x0010 : 0x0000;
+  // 2500: speed bits 10:9 = 01 and 5:4 = 01 (RTL_PHYSR_SPEEDH/L, 0x0210).
+  const uint16_t speed = speed_ == 2500 ? 0x0210 : speed_ == 1000 ? 0x0020 : speed_ == 100 ? 0x0010 : 0x0000;
   return static_cast<uint16_t>(speed | (full_ ? 0x0008 : 0) | 0x0004);
 }
 
@@ -219,8 +244,12 @@ void Phy::mdio_write(unsigned reg, uint16_t value) {
 }
 
 // A page-0 (C22) register with its semantics: PHYSR live on the generic
-// PHYs, BMSR's latched-low link bit.
+// PHYs, BMSR's latched-low link bit. On the 2.5G PHY the MMD registers
+// 13/14 read 0 (realtek.c rtlgen_supports_mmd: "On internal PHY's MMD reads
+// over C22 always return 0"; 6.12 and 7.2 bind "Realtek Internal NBASE-T
+// PHY" on that, the RTL8221B driver otherwise).
 uint16_t Phy::c22_read(unsigned reg) {
+  if (multigig() && (reg == MMD_CTRL || reg == MMD_DATA)) return 0;
   uint16_t v = generic() && reg == 0x1a ? physr() : r0(reg);
   if (reg == BMSR) {
     v = static_cast<uint16_t>((v & ~BMSR_LSTATUS) | (latched_link_ ? BMSR_LSTATUS : 0));
@@ -239,6 +268,11 @@ void Phy::c22_write(unsigned reg, uint16_t value) {
     case STAT1000:
     case ESTATUS:
       return;  // read-only
+    case MMD_CTRL:
+    case MMD_DATA:
+      if (multigig()) return;  // no MMD behind them (c22_read)
+      r0(reg) = value;
+      return;
     case BMCR: {
       const uint16_t old = r0(BMCR);
       r0(BMCR) = value;
@@ -380,7 +414,8 @@ void Phy::set_fault_carrier(bool up) {
 }
 
 void Phy::set_partner(uint32_t mbps, bool full) {
-  const uint8_t mode = mbps == 1000 ? (full ? k1000F : k1000H)
+  const uint8_t mode = mbps == 2500 ? k2500F
+                       : mbps == 1000 ? (full ? k1000F : k1000H)
                        : mbps == 100 ? (full ? k100F : k100H)
                                      : (full ? k10F : k10H);
   partner_ = mode;
@@ -435,7 +470,8 @@ void Phy::visit_faults(Archive& a) {
 const char* Phy::check() const {
   if (!generic() && page_ >= kPages) return "PHY page out of range";
   if (page_ > 0xffff) return "PHY page out of range";
-  if (link_ && speed_ != 10 && speed_ != 100 && speed_ != 1000) return "PHY link speed invalid";
+  if (link_ && speed_ != 10 && speed_ != 100 && speed_ != 1000 && !(speed_ == 2500 && multigig()))
+    return "PHY link speed invalid";
   if (!link_ && (speed_ != 0 || full_)) return "PHY link down with a speed";
   if (link_ && !carrier()) return "PHY link up without carrier";
   // set_partner() keeps exactly one mode, power_on() all of them.
@@ -447,7 +483,9 @@ const char* Phy::check() const {
   if (latched_link_ && !link_) return "PHY link status latched up while the link is down";
   // PHYstatus is written only by Device::on_link_change() (and zeroed with
   // the link down at power-on): it is always the MAC's view of the PHY.
-  if (d_.regs.u8(reg::PHYstatus) != mac_status()) return "PHYstatus disagrees with the PHY's link";
+  const uint16_t phystatus = d_.config().profile->phystatus_width == 2 ? d_.regs.u16(reg::PHYstatus)
+                                                                       : d_.regs.u8(reg::PHYstatus);
+  if (phystatus != mac_status()) return "PHYstatus disagrees with the PHY's link";
   return nullptr;
 }
 

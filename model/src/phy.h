@@ -37,7 +37,25 @@ inline constexpr uint16_t ADVERTISE_10HALF = 0x0020, ADVERTISE_10FULL = 0x0040,
 inline constexpr uint16_t ADVERTISE_1000HALF = 0x0100, ADVERTISE_1000FULL = 0x0200;
 // What the emulated link partner advertises: ACK | pause | 100/10 full/half.
 inline constexpr uint16_t kPartnerLpa = 0x45e1;
+// MMD access over C22 (IEEE 802.3 Annex 22D): control and data registers.
+inline constexpr unsigned MMD_CTRL = 0x0d, MMD_DATA = 0x0e;
 }  // namespace mii
+
+// The 2.5G PHY's vendor registers (PhyModel::Rtl8125Internal), as OCP
+// addresses: realtek.c reads them as page 0xa61/0xa5d registers (6.1, 6.12)
+// or as MDIO_MMD_VEND2 registers of the same number (7.2 RTL_MDIO_*, which
+// r8169's read_c45 turns into the same OCP access).
+namespace phy2g5 {
+// RTL_MDIO_PMA_SPEED (page 0xa61 register 0x13): abilities, bit 13
+// MDIO_PMA_SPEED_2_5G (realtek.c rtlgen_supports_2_5gbps, rtl822x_get_features).
+inline constexpr uint16_t kPmaSpeed = 0xa616, kPmaSpeed2g5 = 0x2000;
+// RTL_MDIO_AN_10GBT_CTRL (page 0xa5d register 0x12): bit 7 advertises
+// 2500BASE-T (rtl822x_config_aneg, MDIO_AN_10GBT_CTRL_ADV2_5G).
+inline constexpr uint16_t kAn10gbtCtrl = 0xa5d4, kAdv2g5 = 0x0080;
+// RTL_MDIO_AN_10GBT_STAT (page 0xa5d register 0x13): bit 5 the partner's
+// 2500BASE-T (rtl822x_read_status, MDIO_AN_10GBT_STAT_LP2_5G).
+inline constexpr uint16_t kAn10gbtStat = 0xa5d6, kLp2g5 = 0x0020;
+}  // namespace phy2g5
 
 class Phy {
  public:
@@ -82,7 +100,7 @@ class Phy {
   static constexpr uint16_t kOcpPatchReady = 0xb800, kPatchReadyBit = 0x0040;
   uint16_t ocp_read(uint16_t addr);
   void ocp_write(uint16_t addr, uint16_t value);
-  uint8_t mac_status() const;   // PHYstatus as the MAC reports this PHY's state
+  uint16_t mac_status() const;  // PHYstatus as the MAC reports this PHY's state
 
   bool link_up() const { return link_; }
   // BMCR RESET is set: a software reset is in progress, and its PhyResetDone
@@ -99,8 +117,13 @@ class Phy {
   const char* check() const;  // nullptr when the loaded state is consistent
 
  private:
-  // Partner abilities (bit per mode), kPartnerAll by default.
-  enum : uint8_t { k10H = 1, k10F = 2, k100H = 4, k100F = 8, k1000H = 16, k1000F = 32, kPartnerAll = 63 };
+  // Partner abilities (bit per mode), kPartnerAll by default: every mode,
+  // 2500BASE-T full duplex included (only a 2.5G PHY advertises it, so the
+  // 8168s never resolve it); set_partner() keeps exactly one.
+  enum : uint8_t { k10H = 1, k10F = 2, k100H = 4, k100F = 8, k1000H = 16, k1000F = 32, kPartnerAll = 63,
+                   k2500F = 64 };
+  bool partner_has(uint8_t mode) const { return partner_ == kPartnerAll || (partner_ & mode); }
+  bool multigig() const;            // PhyModel::Rtl8125Internal
   bool carrier() const { return host_link_ && !fault_down_; }
   uint16_t partner_lpa() const;
   void load_defaults();

@@ -17,6 +17,21 @@ constexpr RingSpec k8168Rings[] = {
 // IntrStatus 0x3e / IntrMask 0x3c, 16 bits.
 constexpr IrqRegs k8168Irq{.status = reg::IntrStatus, .mask = reg::IntrMask, .width = 2};
 
+// The RTL8125's queues as far as the engines run them today: TX queues 0
+// and 1 (the doorbell 0x90 bits 0 and 1; queue 0's ring at the 8168's NPQ
+// registers, queue 1's at 0x2100, Realtek r8125 TNPDS_Q1_LOW_8125) and RX
+// queue 0 (the 8168's RX ring registers). r8169 uses queue 0 of each. The
+// RX queues 1-3 (r8125 RDSAR_Q1_LOW_8125 0x4000 + 8 (q - 1)) come with RSS
+// (docs/R8125.md "Stage 2"). 16-byte descriptors: r8169 clears MAC OCP
+// 0xeb58 bit 0, "disable new tx descriptor format".
+constexpr RingSpec k8125Rings[] = {
+    {RingId::Npq, "TX0", RingDir::Tx, reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh, 0x01, desc::kSize},
+    {RingId::Hpq, "TX1", RingDir::Tx, reg::TNPDS_Q1_LOW_8125, reg::TNPDS_Q1_HIGH_8125, 0x02, desc::kSize},
+    {RingId::Rx, "RX0", RingDir::Rx, reg::RxDescAddrLow, reg::RxDescAddrHigh, 0, desc::kSize},
+};
+// IntrStatus_8125 0x3c / IntrMask_8125 0x38, 32 bits.
+constexpr IrqRegs k8125Irq{.status = reg::IntrStatus_8125, .mask = reg::IntrMask_8125, .width = 4};
+
 // RTL8168c/8111c: r8169 RTL_GIGA_MAC_VER_22 (XID 0x3c4, mask 0x7c8), PHY
 // RTL8211B (realtek.c), jumbo up to 6 KiB (r8169 rtl_jumbo_max), v2 TX
 // descriptors, MSI, no firmware. Timing defaults: see docs/TIMING.md for
@@ -147,11 +162,66 @@ constexpr ChipProfile k8168h{
     .timing = k8168hTiming,
 };
 
-constexpr const ChipProfile* kProfiles[] = {&k8168c, &k8168evl, &k8168h};
+// RTL8125B: r8169 RTL_GIGA_MAC_VER_63 (XID 0x641, mask 0x7cf; "RTL8125B"),
+// firmware rtl_nic/rtl8125b-2.fw (optional, as on the 8168h), PCI ID
+// 10ec:8125 revision 0x05 (lspci "RTL8125 2.5GbE Controller (rev 05)"),
+// the 64 KiB MMIO window (kWindow8125) with the 8125's registers
+// (reg_tables.h kRegLayout8125, kWideRegs8125), 32-bit IntrStatus/IntrMask
+// at 0x3c/0x38, the doorbell 0x90, the 8168g class's MAC OCP, MCU and RXDV
+// gate (rtl_hw_init_8125 polls LINK_LIST_RDY, rtl_hw_start_8125_common MAC
+// OCP 0xe00e bit 13 low), the integrated 2.5G PHY (ID 0x001cc840: realtek.c
+// binds "RTL8226B_RTL8221B 2.5Gbps PHY" on 6.1 and "Realtek Internal
+// NBASE-T PHY" from 6.12 on, phy.h) through GPHY_OCP, EPHY (rtl_ephy_init)
+// and the other side buses as on the 8168h. The station address is in
+// MAC0_BKP (rtl_read_mac_address). Jumbo to 16 KiB (7.2 rtl_jumbo_max
+// JUMBO_16K; 6.x caps the MTU at JUMBO_9K). RX VLAN by RxConfig, the
+// extended tally behind MAC OCP 0xea84, IntrMitigate as FIFO status. No
+// quirk yet (the short-UDP defect is a later stage). ASPM, MSI-X and the
+// queues beyond the first are not modelled (docs/R8125.md).
+constexpr ChipProfile k8125b{
+    .id = "8125b",
+    .name = "RTL8125B",
+    .r8169_version = "RTL_GIGA_MAC_VER_63",
+    .firmware = "rtl_nic/rtl8125b-2.fw",
+    .txconfig_reset = 0x64100000,
+    .pci = {.vendor_id = 0x10ec,
+            .device_id = 0x8125,
+            .subsystem_vendor_id = 0x10ec,
+            .subsystem_id = 0x0123,
+            .revision = 0x05,
+            .pm_offset = 0x40,
+            .msi_offset = 0x50,
+            .pcie_offset = 0x70,
+            .mmio_size = reg::kWindow8125},
+    .regs = &kRegLayout8125,
+    .reg_window = reg::kWindow8125,
+    .irq = k8125Irq,
+    .rings = k8125Rings,
+    .phy_paths = kGphyOcp,
+    .phy_model = PhyModel::Rtl8125Internal,
+    .phy_id1 = 0x001c,
+    .phy_id2 = 0xc840,
+    .max_frame = 16 * 1024,
+    .side_buses = true,
+    .exgmac_filter = false,
+    .txcfg_empty = true,
+    .mac_ocp = true,
+    .quirks = {.lossy_txpoll = false, .evl_short_csum = false, .evl_tso_defects = false},
+    .timing = k8125bTiming,
+    .txpoll = {reg::TxPoll_8125, 2, 0},
+    .wide_regs = kWideRegs8125,
+    .phystatus_width = 2,
+    .rx_vlan_rxconfig = true,
+    .mitigate_fifo_status = true,
+    .tally_ext_ocp = 0xea84,
+};
+
+constexpr const ChipProfile* kProfiles[] = {&k8168c, &k8168evl, &k8168h, &k8125b};
 
 // What the engines assume of every row today: two TX queues (NPQ, HPQ) and
-// one RX ring of 16-byte descriptors, the interrupt registers inside the
-// window. A profile that breaks it fails the build here.
+// one RX ring of 16-byte descriptors, the interrupt and doorbell registers
+// and the RX ring's base in the 256-byte file, the window inside 64 KiB and
+// the MMIO BAR. A profile that breaks it fails the build here.
 constexpr bool rings_fit_engines(const ChipProfile& p) {
   unsigned tx = 0, rx = 0;
   for (const RingSpec& r : p.rings) {
@@ -159,10 +229,13 @@ constexpr bool rings_fit_engines(const ChipProfile& p) {
     if (r.dir == RingDir::Tx && static_cast<unsigned>(r.id) != tx++) return false;
     if (r.dir == RingDir::Rx) rx++;
   }
-  return tx == 2 && rx == 1 && p.irq.status + p.irq.width <= p.reg_window &&
-         p.irq.mask + p.irq.width <= p.reg_window && p.reg_window <= RegLayout::kMaxWindow;
+  return tx == 2 && rx == 1 && p.irq.status + p.irq.width <= reg::kFileSize &&
+         p.irq.mask + p.irq.width <= reg::kFileSize && p.txpoll.offset + p.txpoll.width <= reg::kFileSize &&
+         p.reg_window <= 0x10000 && p.reg_window <= p.pci.mmio_size &&
+         (p.reg_window <= reg::kFileSize || !p.wide_regs.empty());
 }
-static_assert(rings_fit_engines(k8168c) && rings_fit_engines(k8168evl) && rings_fit_engines(k8168h));
+static_assert(rings_fit_engines(k8168c) && rings_fit_engines(k8168evl) && rings_fit_engines(k8168h) &&
+              rings_fit_engines(k8125b));
 
 }  // namespace
 

@@ -17,8 +17,10 @@
 
 #include "quirks.h"
 #include "reg_spec.h"
+#include "regs.h"
 #include "ring_spec.h"
 #include "timing.h"
+#include "wide_regs.h"
 
 namespace rtl8168sim {
 
@@ -44,6 +46,10 @@ struct PciIdentity {
   uint8_t revision;
   uint8_t pm_offset, msi_offset, pcie_offset;
   PcieAspm aspm{};
+  // Size of the MMIO BAR (BAR2). The 8168s: 4 KiB, of which the first 256
+  // bytes decode (RTL8168_MMIO_SIZE); the 8125: 64 KiB, all of it the
+  // register window.
+  uint32_t mmio_size = 4096;
 };
 
 // The internal PHY as r8169 and Linux's realtek.c see it.
@@ -64,6 +70,16 @@ enum class PhyModel : uint8_t {
   // space where C22 register r sits at 0xa400 + 2r and page p's registers
   // 0x10-0x17 at (p << 4) + 2 (r - 0x10) (r8169 r8168g_mdio_read/write).
   Rtl8168gInternal,
+  // The RTL8125B's integrated 2.5GBASE-T PHY, ID 0x001cc840: the 8168g
+  // PHY's OCP space and access path, plus 2500BASE-T (phy.h phy2g5): the
+  // ability bit in 0xa616 (page 0xa61 register 0x13, bit 13
+  // MDIO_PMA_SPEED_2_5G), the advertisement in 0xa5d4 (bit 7
+  // MDIO_AN_10GBT_CTRL_ADV2_5G), the partner's in 0xa5d6 (bit 5
+  // MDIO_AN_10GBT_STAT_LP2_5G), PHYSR speed 0x0210; MMD access over C22
+  // (registers 13/14) reads 0, as realtek.c rtlgen_supports_mmd says of the
+  // internal PHYs, which is how 6.12 and later tell it from an external
+  // RTL8221B with the same ID.
+  Rtl8125Internal,
 };
 
 // How the driver reaches the PHY (bit set): PHYAR (MDIO frames, r8169
@@ -75,6 +91,15 @@ enum PhyPath : uint8_t { kPhyar = 1, kGphyOcp = 2 };
 struct IrqRegs {
   uint16_t status, mask;
   uint8_t width;  // bytes
+};
+
+// The TX doorbell register (tx_poll.h): where it sits, how wide, and the bit
+// that raises SWInt instead of ringing a queue (0: none). The rings' bits
+// are their rows' `doorbell` (ring_spec.h).
+struct DoorbellReg {
+  uint16_t offset;
+  uint8_t width;   // bytes
+  uint8_t sw_int;
 };
 
 struct ChipProfile {
@@ -106,6 +131,24 @@ struct ChipProfile {
   bool mac_ocp;
   Quirks quirks;                  // defaults, each switchable
   TimingParams timing;            // defaults
+  // ---- Later parts (the RTL8125); the defaults are the 8168s' ----
+  // TxPoll 0x38, 8 bits: HPQ/NPQ ring, FSWInt raises SWInt.
+  DoorbellReg txpoll{reg::TxPoll, 1, reg::FSWInt};
+  // The registers above the 256-byte file (wide_regs.h), in a window of
+  // `reg_window` bytes.
+  std::span<const WideRegSpec> wide_regs{};
+  // PHYstatus (0x6c): 1 byte, or 4 on the 8125 (_2500bpsF in bit 10).
+  uint8_t phystatus_width = 1;
+  // RX VLAN tag removal switched by RxConfig bits 22/23 (the 8125,
+  // r8169 rtl_set_rx_config_features), not CPlusCmd RxVlan.
+  bool rx_vlan_rxconfig = false;
+  // IntrMitigate (0xe2) is not interrupt moderation but reads the FIFO-empty
+  // status (regs.h kFifoEmpty8125); writes are dropped.
+  bool mitigate_fifo_status = false;
+  // The extended tally block (r8169 struct rtl8169_counters "new since
+  // RTL8125"): the MAC OCP register whose bits 1:0 switch it on (7.2's
+  // rtl_hw_start_8125: 0xea84), 0 when the chip has none.
+  uint16_t tally_ext_ocp = 0;
 };
 
 // XID as r8169 rtl8169_get_mac_version reads it: (TxConfig >> 20) & 0xfcf.

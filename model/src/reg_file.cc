@@ -42,13 +42,17 @@ RegFile::Touched RegFile::write(uint32_t off, unsigned size, uint64_t value) {
   return t;
 }
 
-const char* RegFile::check_fixed_bits(uint32_t txconfig_reset, const IrqRegs& irq) const {
+const char* RegFile::check_fixed_bits(const ChipProfile& p) const {
+  const IrqRegs& irq = p.irq;
   RegFile fresh(*layout_);
-  fresh.set32(TxConfig, txconfig_reset);
+  fresh.set32(TxConfig, p.txconfig_reset);
   for (unsigned i = 0; i < kFileSize; i++) {
     if (!layout_->known[i]) continue;  // plain storage: any value
     uint8_t device_set = 0;          // bits the device stores itself (set8/set16/set32)
-    if ((i >= irq.status && i < irq.status + irq.width) || i == PHYstatus) device_set = 0xff;
+    if ((i >= irq.status && i < irq.status + irq.width) ||
+        (i >= PHYstatus && i < PHYstatus + p.phystatus_width)) {
+      device_set = 0xff;
+    }
     if (i == ChipCmd) device_set = RxBufEmpty;
     const uint8_t fixed = static_cast<uint8_t>(~layout_->wmask[i] & ~device_set);
     // e.g. TxPoll (stores nothing: a stored bit would read back as a doorbell

@@ -44,11 +44,10 @@ class RegFile {
   }
 
   // For a loaded register file: nullptr when every bit that neither a guest
-  // write nor the device changes holds its power-on value (`txconfig_reset`:
-  // the profile's TxConfig, whose XID bits are read-only). The device's own
-  // status (IntrStatus, PHYstatus, ChipCmd RxBufEmpty) is checked by its
-  // owners.
-  const char* check_fixed_bits(uint32_t txconfig_reset, const IrqRegs& irq) const;
+  // write nor the device changes holds its power-on value (the profile's
+  // TxConfig, whose XID bits are read-only). The device's own status
+  // (IntrStatus, PHYstatus, ChipCmd RxBufEmpty) is checked by its owners.
+  const char* check_fixed_bits(const ChipProfile& p) const;
 
   // Guest read of `size` bytes at an aligned offset inside the file.
   uint64_t read(uint32_t off, unsigned size) const;

@@ -97,9 +97,32 @@ constexpr RegSpec kClassG[] = {
     {MISC_1, 1, "MISC_1", 0, 0xff, 0, false, Hook::None},
 };
 
+// The RTL8125 (r8169 VER_61 and later) in the 256-byte file: the 8168g
+// class's rows plus these, which replace the 8168's where they overlap
+// (IntrMask_8125 covers the 8168's TxPoll, IntrStatus_8125 its
+// IntrMask/IntrStatus pair). Sources: r8169 enum rtl8125_registers and the
+// VER_63 paths (rtl_hw_start_8125, rtl_irq_enable, rtl8169_doorbell,
+// rtl_wait_txrx_fifo_empty); reset values are the model's (r8169 writes
+// each before it relies on it; none is read back at probe).
+constexpr RegSpec kClass8125[] = {
+    // INT_CFG0: written 0 at open (rtl_hw_start_8125); CLKREQEN bit 3 on the 8126.
+    {INT_CFG0_8125, 1, "INT_CFG0_8125", 0, 0xff, 0, false, Hook::None},
+    {IntrMask_8125, 4, "IntrMask_8125", 0, kAll, 0, false, Hook::IntrMask},
+    {IntrStatus_8125, 4, "IntrStatus_8125", 0, 0, kAll, false, Hook::IntrStatus},
+    // PHYstatus with the 8125's speed bits (_2500bpsF in bit 10): the device's.
+    {PHYstatus, 2, "PHYstatus", 0, 0, 0, false, Hook::None},
+    {INT_CFG1_8125, 2, "INT_CFG1_8125", 0, 0xffff, 0, false, Hook::None},
+    // The doorbell: bit q rings TX queue q; stores nothing (tx_poll.h).
+    {TxPoll_8125, 2, "TxPoll_8125", 0, 0, 0, false, Hook::TxPoll},
+    // Not moderation on the 8125: a status the device computes at read time
+    // (regs.h kFifoEmpty8125, Device::live_read); writes are dropped.
+    {IntrMitigate, 2, "IntrMitigate", 0, 0, 0, false, Hook::None},
+};
+
 }  // namespace
 
 constexpr RegLayout kRegLayout8168c{kCommon, kClassC};
 constexpr RegLayout kRegLayout8168g{kCommon, kClassG};
+constexpr RegLayout kRegLayout8125{kCommon, kClassG, kClass8125};
 
 }  // namespace rtl8168sim

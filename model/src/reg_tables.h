@@ -5,6 +5,8 @@
 #pragma once
 
 #include "reg_spec.h"
+#include "regs.h"
+#include "wide_regs.h"
 
 namespace rtl8168sim {
 
@@ -12,5 +14,35 @@ namespace rtl8168sim {
 extern const RegLayout kRegLayout8168c;
 // The 8168g class (8168g/h): MAC OCP, PHY OCP, MCU, MISC and power registers.
 extern const RegLayout kRegLayout8168g;
+// The RTL8125: the 8168g class plus its own rows (32-bit interrupt
+// registers at 0x38/0x3c, the doorbell at 0x90, INT_CFG0/1, PHYstatus).
+extern const RegLayout kRegLayout8125;
+
+// The RTL8125's registers above the 256-byte file (wide_regs.h). Sources:
+// r8169 rtl_hw_start_8125_common / rtl_hw_start_8125 / rtl_read_mac_address
+// (what it writes and reads), Realtek's r8125 for the register names and
+// the second TX queue's ring base. The rest of the 64 KiB window reads 0.
+inline constexpr WideRegSpec kWideRegs8125[] = {
+    // Written 0x221b at open (unnamed in r8169).
+    {reg::PCIE_382_8125, 2, "0x382", 0xffff, 0, WideReset::Value},
+    // The interrupt moderation block, zeroed at open (0xa00-0xa7f on the
+    // 8125B, VER_63); stored: the model moderates nothing on this chip.
+    {reg::INT_MITI_8125, 0x80, "INT_MITI", 0xffffffffu, 0, WideReset::Value},
+    // r8169 clears bits 5:4 at open (unnamed).
+    {reg::MISC_1880_8125, 2, "0x1880", 0xffff, 0, WideReset::Value},
+    // The station address as the chip loaded it (MAC0_BKP/MAC4_BKP): r8169
+    // reads it at probe and never writes it; read-only here.
+    {reg::MAC0_BKP, 8, "MAC0_BKP", 0, 0, WideReset::StationAddress},
+    // TX queue 1's ring (Realtek r8125 TNPDS_Q1_LOW_8125), 256-byte aligned
+    // like the 8168's rings.
+    {reg::TNPDS_Q1_LOW_8125, 4, "TNPDS_Q1_LOW_8125", 0xffffff00u, 0, WideReset::Value},
+    {reg::TNPDS_Q1_HIGH_8125, 4, "TNPDS_Q1_HIGH_8125", 0xffffffffu, 0, WideReset::Value},
+    // RSS and the number of queues: written 0 by r8169 (one queue, no RSS);
+    // stored (docs/R8125.md: RSS is a later stage).
+    {reg::RSS_CTRL_8125, 4, "RSS_CTRL_8125", 0xffffffffu, 0, WideReset::Value},
+    {reg::Q_NUM_CTRL_8125, 2, "Q_NUM_CTRL_8125", 0xffff, 0, WideReset::Value},
+    // EEE TX idle timer (rtl_set_eee_txidle_timer): stored.
+    {reg::EEE_TXIDLE_TIMER_8125, 2, "EEE_TXIDLE_TIMER_8125", 0xffff, 0, WideReset::Value},
+};
 
 }  // namespace rtl8168sim

@@ -60,7 +60,44 @@ enum Offset : uint32_t {
   MaxTxPacketSize = 0xec,   // "EarlyTxThres" on 8169; the driver writes 0x3f
   MISC = 0xf0,
   MISC_1 = 0xf2,            // 8168g class
+  // RTL8125 (r8169 enum rtl8125_registers; Realtek's r8125 for the names
+  // r8169 leaves as numbers). In the 256-byte file:
+  INT_CFG0_8125 = 0x34,     // interrupt configuration, written 0 by rtl_hw_start_8125
+  IntrMask_8125 = 0x38,     // 32 bits (rtl_irq_enable / rtl_irq_disable)
+  IntrStatus_8125 = 0x3c,   // 32 bits, write 1 to clear (rtl_get_events / rtl_ack_events)
+  INT_CFG1_8125 = 0x7a,     // 16 bits, written 0 (rtl_hw_start_8125, VER_63)
+  LEDSEL2 = 0x84,
+  LEDSEL1 = 0x86,
+  TxPoll_8125 = 0x90,       // 16 bits: bit q rings TX queue q (rtl8169_doorbell: BIT(0))
+  LEDSEL3 = 0x96,
+  // Above the file, in the 64 KiB window (wide_regs.h):
+  PCIE_382_8125 = 0x382,    // r8169 rtl_hw_start_8125_common writes 0x221b (unnamed)
+  INT_MITI_8125 = 0xa00,    // the interrupt moderation block (0xa00-0xa7f on the 8125B)
+  MISC_1880_8125 = 0x1880,  // r8169 clears bits 5:4 (unnamed)
+  MAC0_BKP = 0x19e0,        // the station address backup copy (rtl_read_mac_address)
+  TNPDS_Q1_LOW_8125 = 0x2100,  // TX queue 1's ring base (r8125 rtl8125_init_tx_ring)
+  TNPDS_Q1_HIGH_8125 = 0x2104,
+  RSS_CTRL_8125 = 0x4500,   // r8169 writes 0 (8 bits) at open
+  Q_NUM_CTRL_8125 = 0x4800, // r8169 writes 0 (16 bits) at open
+  EEE_TXIDLE_TIMER_8125 = 0x6048,
 };
+
+// The RTL8125's register window: BAR2 decodes 64 KiB (lspci of the
+// RTL8125B: "Region 2: Memory ... [size=64K]").
+inline constexpr unsigned kWindow8125 = 0x10000;
+// RxConfig of the RTL8125 (r8169): RX VLAN tag removal is here, not in
+// CPlusCmd (rtl_set_rx_config_features), and the RX descriptor fetch count
+// (RX_FETCH_DFLT_8125, stored).
+inline constexpr uint32_t RxVlanInner8125 = 1u << 22;
+inline constexpr uint32_t RxVlanOuter8125 = 1u << 23;
+inline constexpr uint32_t RxFetchDflt8125 = 8u << 27;
+// IntrMitigate (0xe2) of the 8125B is a status register (r8169
+// rtl_rxtx_empty_cond_2: "IntrMitigate has new functionality on RTL8125"):
+// bits 0, 1 and 8 all read 1 once the FIFOs are empty after StopReq.
+inline constexpr uint16_t kFifoEmpty8125 = 0x0103;
+// PHYstatus of the 8125 is 32 bits; 2500 Mbit/s full duplex is bit 10
+// (Realtek r8125 _2500bpsF; r8169 does not read PHYstatus).
+inline constexpr uint32_t _2500bpsF = 0x400;
 
 // MCU (0xd3, 8168g class; r8169 enum rtl8168_registers)
 inline constexpr uint8_t McuNowIsOob = 0x80;

@@ -140,7 +140,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   f.opts2 = 0;
   const uint16_t cplus = d_.regs.u16(reg::CPlusCmd);
   uint16_t tci = 0;
-  if ((cplus & reg::RxVlan) && packet::strip_vlan(f.bytes, tci)) {
+  if (d_.rx_vlan_strip() && packet::strip_vlan(f.bytes, tci)) {
     f.opts2 = desc::RxVlanTag | swab16(tci);
   }
   if (cplus & reg::RxChkSum) {

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // DTCCR tally counters: the 64-byte block the chip DMAs to CounterAddr on
 // CounterDump, zeroed on CounterReset (r8169 struct rtl8169_counters,
-// rtl8169_do_counters / rtl8169_reset_counters).
+// rtl8169_do_counters / rtl8169_reset_counters). The RTL8125 appends 128
+// bytes ("new since RTL8125") once the driver switches them on through a
+// MAC OCP register (ChipProfile::tally_ext_ocp; 7.2 rtl_hw_start_8125 sets
+// 0xea84 bits 1:0, "enable extended tally counter"): the model's hypothesis
+// is that the chip writes the 192-byte block only then (6.1 and 6.12 never
+// set the bits and read only the first 64 bytes).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "events.h"
 #include "state_io.h"
@@ -30,20 +36,37 @@ struct TallyCounters {
   uint16_t tx_underrun = 0;
 };
 
+// What the extended block counts that TallyCounters does not. The octet
+// counts are the model's byte counters (rtl8168_stats tx_bytes / rx_bytes:
+// frames without FCS) since the last CounterReset or power-on.
+struct TallyExt {
+  uint64_t tx_unicast = 0, tx_broadcast = 0, tx_multicast = 0;
+  uint64_t tx_octets_base = 0, rx_octets_base = 0;
+};
+
 class Tally {
  public:
+  static constexpr unsigned kBlock = 64, kExtBlock = 192;
   // Its events: handlers, longest delays, when each is pending (events.h).
   static std::span<const EventSpec> events();
   explicit Tally(Device& d) : d_(d) {}
   TallyCounters counters;
+  TallyExt ext;
+  // A frame leaves the wire: its destination class for the extended block.
+  void count_tx(const std::vector<uint8_t>& frame);
 
   void on_command_write();   // CounterAddrLow written
   void on_done();            // the command's latency elapsed
   // The 64-byte little-endian block (r8169 struct rtl8169_counters layout).
   std::array<uint8_t, 64> block() const;
+  // The 192-byte block of the 8125 (the 64 bytes, then the extension).
+  std::vector<uint8_t> ext_block() const;
+  // Bytes a dump writes now: 192 when the extension is switched on.
+  unsigned dump_size() const;
 
   // The component's state in the blob, for save and load alike (state_io.h).
   void visit(Archive& a);
+  void visit_ext(Archive& a);  // profiles with the extended block
 
  private:
   Device& d_;

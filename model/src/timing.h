@@ -125,6 +125,25 @@ constexpr TimingParams h_timing() {
 }
 inline constexpr TimingParams k8168hTiming = h_timing();
 
+// The RTL8125B: PCI Express 2.1 x1 (5 GT/s, 8b/10b: 500 MB/s of link per
+// direction; Realtek's RTL8125B product brief), everything else as the
+// 8168h until measured (docs/TIMING.md "RTL8125B"): the read round trip is
+// the platform's as much as the chip's and stays the measured 2.1 us; the
+// 8168's internal DMA-path cap (150 MB/s, solved from an 8168evl
+// measurement) is not carried over, since it would hold a 2.5 GbE part
+// below 1.2 Gbit/s: no cap (0) until a measurement of this part pins one.
+// The FIFOs hold the 16 KiB jumbo frame plus FCS (store and forward),
+// rounded up to whole KiB: 17 KiB; the part's real FIFO sizes are not public.
+constexpr TimingParams b8125_timing() {
+  TimingParams t = k8168hTiming;
+  t.pcie_bandwidth = 500;
+  t.dma_read_rate = 0;
+  t.tx_fifo_size = 17 * 1024;
+  t.rx_fifo_size = 17 * 1024;
+  return t;
+}
+inline constexpr TimingParams k8125bTiming = b8125_timing();
+
 // Cost of moving `bytes` of payload over the link in TLPs of
 // `pcie_completion_size` data bytes (data + per-TLP overhead). Completions
 // split at address boundaries, so for buffers of arbitrary alignment the
@@ -160,7 +179,9 @@ inline Time dma_write_time(const TimingParams& t, uint64_t bytes) {
 }
 
 // Ethernet serialization of a frame of `frame_bytes` (without FCS): preamble
-// + SFD (8), FCS (4), inter-frame gap (12), at `mbps` (10/100/1000).
+// + SFD (8), FCS (4), inter-frame gap (12), at `mbps` (10/100/1000/2500:
+// 2.5GBASE-T keeps the same per-frame overhead, IEEE 802.3 clause 126
+// 2.5GMII; one bit time is 0.4 ns).
 inline constexpr uint32_t kWireOverheadBytes = 8 + 4 + 12;
 inline Time wire_time(uint64_t frame_bytes, uint32_t mbps) {
   if (mbps == 0) return 0;

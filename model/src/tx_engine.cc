@@ -611,6 +611,7 @@ void TxEngine::on_wire_done() {
   WireFrame& f = fifo_.front();
   const size_t len = f.bytes.size();
   d_.trace.tx_frame(len, f.first_index, f.completes);
+  d_.tally.count_tx(f.bytes);
   if (d_.phy.link_up()) {
     d_.transmit(f.bytes);  // takes the bytes: the entry is retired below
   } else {

@@ -34,13 +34,17 @@ void TxPoll::on_write(uint8_t written, bool link_was_l1) {
     }
     d_.tx.doorbell(static_cast<TxQueue>(q));
   }
-  if (written & reg::FSWInt) d_.irq.raise(reg::SWInt);
+  const uint8_t sw_int = d_.config().profile->txpoll.sw_int;
+  if (written & sw_int) d_.irq.raise(reg::SWInt);
 }
 
+// The rings' doorbell bits read back for txpoll-ack-time (the 8168's NPQ
+// 0x40 / HPQ 0x80; the 8125's queue bits 0 / 1 of 0x90).
 uint8_t TxPoll::read() const {
   const Time now = d_.now();
-  const unsigned poll = (now < npq_until_ ? reg::NPQ : 0u) | (now < hpq_until_ ? reg::HPQ : 0u);
-  return static_cast<uint8_t>(d_.regs.u8(reg::TxPoll) | poll);
+  const unsigned poll = (now < npq_until_ ? d_.tx.ring_spec(0).doorbell : 0u) |
+                        (now < hpq_until_ ? d_.tx.ring_spec(1).doorbell : 0u);
+  return static_cast<uint8_t>(d_.regs.u8(d_.config().profile->txpoll.offset) | poll);
 }
 
 // Blob position: after the trace hash and count, before the pending events

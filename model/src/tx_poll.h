@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// TxPoll (0x38), the transmit doorbell register (r8169 names):
+// TxPoll (0x38), the transmit doorbell register (r8169 names; where it sits,
+// its width and its SWInt bit are the profile's DoorbellReg: the 8125's is
+// 0x90, 16 bits, bit q ringing TX queue q, no SWInt bit):
 //   write  HPQ (0x80) / NPQ (0x40) ring the TX engine for the high / normal
 //          priority ring; FSWInt (0x01) raises SWInt (IntrStatus 0x0100).
 //          The register stores nothing (reg_file.cc: not writable).

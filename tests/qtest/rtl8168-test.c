@@ -74,6 +74,16 @@ static const Chip chips[] = {
     { "8168h", 0x54100800, 0x15, 0xc800, true },      /* VER_46 (XID 0x541) */
 };
 
+/*
+ * The RTL8125B (VER_63, XID 0x641) has its own cases below: its interrupt
+ * registers, doorbell and BAR differ from the 8168s' the generic cases use.
+ */
+static const Chip chip_8125b = { "8125b", 0x64100800, 0x05, 0xc840, false };
+enum {
+    IntrMask_8125 = 0x38, IntrStatus_8125 = 0x3c, TxPoll_8125 = 0x90,
+    MAC0_BKP = 0x19e0, RSS_CTRL_8125 = 0x4500, Q_NUM_CTRL_8125 = 0x4800,
+};
+
 typedef struct Rtl {
     QTestState *qts;
     QGuestAllocator alloc;
@@ -1381,6 +1391,90 @@ static void test_migrate_hostile(const void *data)
     rmdir(tmp);
 }
 
+/* ---- RTL8125B ------------------------------------------------------------ */
+
+/*
+ * PCI identity 10ec:8125 rev 05, BAR2 64 KiB (its registers fill it),
+ * TxConfig's XID through both BARs, the station address backup at 0x19e0,
+ * RSS/queue control as storage, unimplemented window addresses read 0.
+ */
+static void test_8125b_regs(const void *data)
+{
+    const Chip *chip = data;
+    Rtl r;
+    int i;
+
+    rtl_start(&r, chip, NULL);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_VENDOR_ID), ==, 0x10ec);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_DEVICE_ID), ==, 0x8125);
+    g_assert_cmphex(qpci_config_readb(r.dev, PCI_REVISION_ID), ==,
+                    chip->revision);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_SUBSYSTEM_ID), ==, 0x0123);
+    g_assert_cmpuint(r.io_size, ==, 256);
+    g_assert_cmpuint(r.mmio_size, ==, 0x10000);
+    g_assert_cmphex(qpci_io_readl(r.dev, r.io, TxConfig), ==, chip->txconfig);
+    g_assert_cmphex(rd32(&r, TxConfig), ==, chip->txconfig);
+    for (i = 0; i < 6; i++) {
+        g_assert_cmphex(rd8(&r, MAC0_BKP + i), ==, rtl_mac[i]);
+    }
+    wr32(&r, RSS_CTRL_8125, 0x00310001);
+    g_assert_cmphex(rd32(&r, RSS_CTRL_8125), ==, 0x00310001);
+    wr16(&r, Q_NUM_CTRL_8125, 0x0002);
+    g_assert_cmphex(rd16(&r, Q_NUM_CTRL_8125), ==, 0x0002);
+    wr32(&r, 0x8000, 0xffffffff);
+    g_assert_cmphex(rd32(&r, 0x8000), ==, 0);
+    g_assert_cmphex(rd32(&r, 0xfffc), ==, 0);
+    rtl_stop(&r);
+}
+
+/*
+ * Link at 2500/full (PHYstatus bit 10, _2500bpsF), a frame out through the
+ * doorbell at 0x90 (r8169 rtl8169_doorbell: 16-bit write of BIT(0)) with
+ * TxOK in the 32-bit IntrStatus at 0x3c, and its MSI: the 8168's TxPoll
+ * offset 0x38 is IntrMask here.
+ */
+static void test_8125b_tx_frame(const void *data)
+{
+    Rtl r;
+    Rings g;
+    uint8_t f[100], got[100];
+    uint64_t msi_addr;
+    uint32_t msi_data;
+
+    rtl_start(&r, data, NULL);
+    step(&r, 1000 * 1000 * 1000);
+    g_assert_cmphex(rd16(&r, PHYstatus), ==, 0x0463);
+    /* MSI to a guest address the test reads back */
+    msi_addr = guest_alloc(&r.alloc, 4);
+    qtest_writel(r.qts, msi_addr, 0);
+    msi_data = 0x4321;
+    qpci_config_writel(r.dev, 0x50 + PCI_MSI_ADDRESS_LO, (uint32_t)msi_addr);
+    qpci_config_writel(r.dev, 0x50 + PCI_MSI_ADDRESS_HI, msi_addr >> 32);
+    qpci_config_writew(r.dev, 0x50 + PCI_MSI_DATA_64, msi_data);
+    qpci_config_writew(r.dev, 0x50 + PCI_MSI_FLAGS,
+                       qpci_config_readw(r.dev, 0x50 + PCI_MSI_FLAGS) |
+                       PCI_MSI_FLAGS_ENABLE);
+
+    rings_start(&r, &g, 0);
+    wr32(&r, IntrStatus_8125, 0xffffffff);
+    wr32(&r, IntrMask_8125, TxOK | RxOK);
+    g_assert_cmphex(rd32(&r, IntrMask_8125), ==, TxOK | RxOK);
+    build_frame(f, sizeof(f), peer_mac, rtl_mac, 0x33);
+    qtest_memwrite(r.qts, g.tx_buf, f, sizeof(f));
+    write_desc(&r, g.tx_ring, DescOwn | RingEnd | FirstFrag | LastFrag |
+               sizeof(f), 0, g.tx_buf);
+    wr16(&r, TxPoll_8125, 0x0001);
+    step(&r, 1000 * 1000);
+    g_assert_cmphex(qtest_readl(r.qts, g.tx_ring) & DescOwn, ==, 0);
+    g_assert_cmphex(rd32(&r, IntrStatus_8125) & TxOK, ==, TxOK);
+    g_assert_cmphex(qtest_readl(r.qts, msi_addr), ==, msi_data);
+    sock_recv_frame(r.sock, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), f, sizeof(f));
+    wr32(&r, IntrStatus_8125, TxOK);
+    g_assert_cmphex(rd32(&r, IntrStatus_8125) & TxOK, ==, 0);
+    rtl_stop(&r);
+}
+
 static void add(const char *name, void (*fn)(const void *))
 {
     size_t i;
@@ -1416,6 +1510,10 @@ int main(int argc, char **argv)
     add("fault-hmp", test_fault_hmp);
     add("aspm", test_aspm);
     qtest_add_data_func("/rtl8168/8168h/ocp", &chips[2], test_ocp);
+    qtest_add_data_func("/rtl8168/8125b/ocp", &chip_8125b, test_ocp);
+    qtest_add_data_func("/rtl8168/8125b/regs", &chip_8125b, test_8125b_regs);
+    qtest_add_data_func("/rtl8168/8125b/tx-frame", &chip_8125b,
+                        test_8125b_tx_frame);
 
     return g_test_run();
 }

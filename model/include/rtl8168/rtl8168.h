@@ -53,9 +53,11 @@ typedef struct rtl8168 rtl8168;
 #define RTL8168_MAX_FRAMES_PER_CALL 2048u
 #define RTL8168_WORK_YIELD_NS 1000u
 
-/* Size of the BAR0 (I/O) and BAR2 (MMIO) register windows. Both decode the
- * same 256-byte register file; BAR2 is 4 KiB and decodes nothing above 0xff
- * (see rtl8168_reg_read for what such accesses do). */
+/* Size of the BAR0 (I/O) and BAR2 (MMIO) register windows of the 8168s.
+ * Both decode the same 256-byte register file; BAR2 is 4 KiB and decodes
+ * nothing above 0xff (see rtl8168_reg_read for what such accesses do). A
+ * chip's own BAR2 size is its rtl8168_pci_identity.mmio_size (the RTL8125:
+ * 64 KiB, with registers above 0xff). */
 #define RTL8168_IO_SIZE 256u
 #define RTL8168_MMIO_SIZE 4096u
 
@@ -150,6 +152,9 @@ typedef struct rtl8168_pci_identity {
    * forward config writes (rtl8168_pci_config_write). */
   uint32_t pcie_devcap_set, pcie_lnkcap_set;
   bool aspm_control_writable;
+  /* Size of the MMIO BAR: RTL8168_MMIO_SIZE for the 8168s, 64 KiB for the
+   * RTL8125, whose registers fill it. */
+  uint32_t mmio_size;
 } rtl8168_pci_identity;
 
 void rtl8168_config_pci_identity(const rtl8168_config *cfg, rtl8168_pci_identity *out);
@@ -176,6 +181,18 @@ typedef struct rtl8168_chip_info {
   uint32_t max_frame;         /* the largest frame it sends (jumbo limit) */
   unsigned tx_queues, rx_queues;  /* rows of its ring table */
   rtl8168_pci_identity pci;
+  /* Where a driver finds IntrStatus / IntrMask (the 8168: 0x3e / 0x3c, 2
+   * bytes; the RTL8125: 0x3c / 0x38, 4 bytes) and the TX doorbell (the
+   * 8168's TxPoll 0x38, 1 byte; the RTL8125's 0x90, 2 bytes) with the bits
+   * that ring TX queue 0 and 1 (NPQ 0x40 / HPQ 0x80; bit 0 / bit 1). */
+  uint16_t intr_status, intr_mask;
+  unsigned intr_width;
+  uint16_t doorbell;
+  unsigned doorbell_width;
+  uint16_t doorbell_bits[2];
+  /* TX queue 0's and 1's ring base register (low dword; the high one
+   * follows at +4): 0x20 and 0x28 on the 8168, 0x20 and 0x2100 on the 8125. */
+  uint16_t tx_ring_base[2];
 } rtl8168_chip_info;
 
 size_t rtl8168_chip_count(void);
@@ -201,8 +218,10 @@ void rtl8168_reset(rtl8168 *dev, uint64_t now);
 /* ---- guest register access -------------------------------------------- */
 
 /* Register access through BAR0 or BAR2 (same decode). size is 1, 2, 4 or
- * 8. Aligned accesses inside BAR2 above the register file (0x100-0xfff)
- * decode nothing: they read 0 and writes are ignored (traced). Accesses the
+ * 8. Aligned accesses inside BAR2 above the register file (0x100 to the
+ * end of the chip's BAR, rtl8168_pci_identity.mmio_size) reach the chip's
+ * registers there (the RTL8125's); elsewhere they decode nothing: they read
+ * 0 and writes are ignored (traced). Accesses the
  * hardware does not support (unaligned, 8-byte, beyond the BAR) read as
  * all-ones, are ignored and are counted as bad_access. Reads have no side
  * effects, except that an irq-race:after=read fault (docs/FAULTS.md) makes

@@ -52,7 +52,9 @@ bool Driver::chip_reset() {
 
 std::array<uint8_t, 6> Driver::read_mac() {
   std::array<uint8_t, 6> m{};
-  for (unsigned i = 0; i < 6; ++i) m[i] = host.r8(kMAC0 + i);
+  // rtl_read_mac_address: the 8125's backup copy, else IDR0-5.
+  const uint32_t at = cfg.c8125 ? kMac0Bkp : kMAC0;
+  for (unsigned i = 0; i < 6; ++i) m[i] = host.r8(at + i);
   return m;
 }
 
@@ -85,9 +87,9 @@ bool Driver::probe() {
   host.r16(kCPlusCmd);
   // rtl_init_rxcfg: RX_EARLY_OFF (bit 11) for VER_40..52.
   host.w32(kRxConfig, kRxConfigDriver | (cfg.g_class ? 0x800u : 0u));
-  host.w16(kIntrMask, 0);
-  host.w16(kIntrStatus, 0xffff);
-  if (cfg.g_class && !hw_init_8168g()) {
+  irq_mask_write(0);
+  irq_status_write(0xffffffffu);
+  if (cfg.g_class && !(cfg.c8125 ? hw_init_8125() : hw_init_8168g())) {
     ADD_FAILURE() << "probe: rtl_hw_init_8168g poll timed out";
     return false;
   }
@@ -117,13 +119,37 @@ bool Driver::probe() {
 }
 
 bool Driver::cleanup() {
-  host.w16(kIntrMask, 0);
-  host.w16(kIntrStatus, 0xffff);
+  irq_mask_write(0);
+  irq_status_write(0xffffffffu);
   host.w32(kRxConfig, host.r32(kRxConfig) & ~0x3fu);
   host.w8(kChipCmd, static_cast<uint8_t>(host.r8(kChipCmd) | kCmdStopReq));
+  if (cfg.c8125) {
+    // rtl_wait_txrx_fifo_empty, VER_63: MCU RXTX_EMPTY, then IntrMitigate 0x0103.
+    bool ok = poll([&] { return (host.r8(kMcu) & kMcuRxTxEmpty) == kMcuRxTxEmpty; }, 100'000, 4'200'000);
+    ok &= poll([&] { return (host.r16(kIntrMitigate) & 0x0103) == 0x0103; }, 100'000, 4'200'000);
+    if (!ok) ADD_FAILURE() << "cleanup: the 8125's FIFO-empty wait timed out";
+  }
   host.advance(100'000);
   return chip_reset();
 }
+
+void Driver::irq_mask_write(uint32_t v) {
+  if (cfg.c8125) {
+    host.w32(kIntrMask8125, v);
+  } else {
+    host.w16(kIntrMask, static_cast<uint16_t>(v));
+  }
+}
+
+void Driver::irq_status_write(uint32_t v) {
+  if (cfg.c8125) {
+    host.w32(kIntrStatus8125, v);
+  } else {
+    host.w16(kIntrStatus, static_cast<uint16_t>(v));
+  }
+}
+
+uint32_t Driver::irq_status_read() { return cfg.c8125 ? host.r32(kIntrStatus8125) : host.r16(kIntrStatus); }
 
 void Driver::arm_rx_ring() {
   for (unsigned i = 0; i < kRingSize; ++i) {
@@ -145,7 +171,14 @@ void Driver::hw_start() {
   host.w8(kMaxTxPacketSize, 0x3f);
   host.w8(kConfig1, static_cast<uint8_t>(host.r8(kConfig1) | 0x10));
   host.w8(kConfig3, static_cast<uint8_t>(host.r8(kConfig3) & ~0x01));
-  host.w16(kIntrMitigate, 0);
+  if (cfg.c8125) {
+    // rtl_hw_start_8125: INT_CFG0 0, the moderation block and INT_CFG1 0.
+    host.w8(kIntCfg0_8125, 0);
+    for (uint32_t r = 0xa00; r < 0xa80; r += 4) host.w32(r, 0);
+    host.w16(kIntCfg1_8125, 0);
+  } else {
+    host.w16(kIntrMitigate, 0);
+  }
   host.w16(kRxMaxSize, cfg.rx_max_size);
   // rtl_set_rx_tx_desc_registers: high dword first, then low.
   host.w32(kTxDescStartAddrHigh, static_cast<uint32_t>(kTxRing >> 32));
@@ -153,7 +186,18 @@ void Driver::hw_start() {
   host.w32(kRxDescAddrHigh, static_cast<uint32_t>(kRxRing >> 32));
   host.w32(kRxDescAddrLow, static_cast<uint32_t>(kRxRing));
   host.w8(kCfg9346, kCfg9346Lock);
-  if (cfg.g_class) {
+  if (cfg.c8125) {
+    // rtl_hw_start_8125_common: RSS and queue number off, 16-byte TX
+    // descriptors (0xeb58 bit 0 clear), wait for 0xe00e bit 13 low, the
+    // extended tally on (7.2), the RXDV gate open.
+    host.w8(kRssCtrl8125, 0);
+    host.w16(kQNumCtrl8125, 0);
+    mac_ocp_write(0xeb58, static_cast<uint16_t>(mac_ocp_read(0xeb58) & ~0x0001));
+    if (!poll([&] { return (mac_ocp_read(0xe00e) & 0x2000) == 0; }, 1'000'000, 10'000'000))
+      ADD_FAILURE() << "hw_start: MAC OCP 0xe00e bit 13 never low";
+    mac_ocp_write(0xea84, static_cast<uint16_t>(mac_ocp_read(0xea84) | 0x0003));
+    host.w32(kMisc, host.r32(kMisc) & ~kRxdvGatedEn);
+  } else if (cfg.g_class) {
     // rtl_hw_start_8168h_1: rtl_disable_rxdvgate, and MAC OCP settings.
     host.w32(kMisc, host.r32(kMisc) & ~kRxdvGatedEn);
     mac_ocp_write(0xe056, static_cast<uint16_t>((mac_ocp_read(0xe056) & ~0x00f0) | 0x0070));
@@ -167,8 +211,9 @@ void Driver::hw_start() {
   host.w32(kRxConfig, host.r32(kRxConfig));
   host.w32(kMAR0 + 4, mar4);
   host.w32(kMAR0 + 0, mar0);
-  host.w32(kRxConfig, host.r32(kRxConfig) | cfg.rx_accept);
-  host.w16(kIntrMask, cfg.irq_mask);
+  host.w32(kRxConfig, host.r32(kRxConfig) | cfg.rx_accept |
+                         (cfg.c8125 && (cfg.cplus & kRxVlan) ? kRxVlan8125 : 0u));
+  irq_mask_write(cfg.irq_mask);
 }
 
 bool Driver::open() {
@@ -197,7 +242,7 @@ bool Driver::open() {
     return false;
   }
   // Start every test from a quiet device: nothing latched.
-  host.w16(kIntrStatus, 0xffff);
+  irq_status_write(0xffffffffu);
   return true;
 }
 
@@ -227,6 +272,24 @@ uint16_t Driver::mac_ocp_read(uint16_t addr) {
 
 void Driver::mac_ocp_write(uint16_t addr, uint16_t val) {
   host.w32(kOcpdr, kPHYARFlag | static_cast<uint32_t>(addr) << 15 | val);
+}
+
+// rtl_hw_init_8125: as rtl_hw_init_8168g up to the first link-list wait,
+// then three MAC OCP writes and a second wait.
+bool Driver::hw_init_8125() {
+  host.w32(kMisc, host.r32(kMisc) | kRxdvGatedEn);
+  bool ok = poll([&] { return (host.r8(kMcu) & kMcuRxTxEmpty) == kMcuRxTxEmpty; }, 100'000, 4'200'000);
+  host.w8(kChipCmd, static_cast<uint8_t>(host.r8(kChipCmd) & ~(kCmdTxEnb | kCmdRxEnb)));
+  host.advance(1'000'000);
+  host.w8(kMcu, static_cast<uint8_t>(host.r8(kMcu) & ~kMcuNowIsOob));
+  auto ll_ready = [&] { return poll([&] { return (host.r8(kMcu) & kMcuLinkListRdy) != 0; }, 100'000, 4'200'000); };
+  mac_ocp_write(0xe8de, static_cast<uint16_t>(mac_ocp_read(0xe8de) & ~0x4000));
+  ok &= ll_ready();
+  mac_ocp_write(0xc0aa, 0x07d0);
+  mac_ocp_write(0xc0a6, 0x0150);
+  mac_ocp_write(0xc01e, 0x5555);
+  ok &= ll_ready();
+  return ok;
 }
 
 bool Driver::hw_init_8168g() {
@@ -383,7 +446,13 @@ unsigned Driver::queue_tx(const std::vector<Bytes>& frags, uint32_t opts1, uint3
   return first;
 }
 
-void Driver::kick(Queue q) { host.w8(kTxPoll, q == Queue::kHigh ? kTxPollHPQ : kTxPollNPQ); }
+void Driver::kick(Queue q) {
+  if (cfg.c8125) {
+    host.w16(kTxPoll8125, q == Queue::kHigh ? 0x0002 : 0x0001);  // rtl8169_doorbell: BIT(queue)
+    return;
+  }
+  host.w8(kTxPoll, q == Queue::kHigh ? kTxPollHPQ : kTxPollNPQ);
+}
 
 uint32_t Driver::tx_opts1(unsigned idx, Queue q) const {
   return host.mem().r32(tx_desc_addr(q, idx % kRingSize));
@@ -441,19 +510,19 @@ std::vector<RxFrame> Driver::rx_poll(bool rearm, size_t max) {
 // ---- interrupts ---------------------------------------------------------------------
 
 uint16_t Driver::irq_old(const std::function<void()>& between) {
-  const uint16_t status = host.r16(kIntrStatus);
+  const auto status = static_cast<uint16_t>(irq_status_read());
   if ((status & cfg.irq_mask) == 0 || status == 0xffff) return 0;
   if (between) between();
-  host.w16(kIntrStatus, static_cast<uint16_t>(status & cfg.irq_mask));
+  irq_status_write(static_cast<uint16_t>(status & cfg.irq_mask));
   return status;
 }
 
 unsigned Driver::irq_fixed(unsigned max_loops) {
   unsigned loops = 0;
   for (; loops < max_loops; ++loops) {
-    const uint16_t status = host.r16(kIntrStatus);
+    const auto status = static_cast<uint16_t>(irq_status_read());
     if (status == 0 || status == 0xffff) break;
-    host.w16(kIntrStatus, status);
+    irq_status_write(status);
   }
   return loops;
 }

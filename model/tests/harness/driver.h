@@ -38,6 +38,12 @@ struct DriverConfig {
   // rtl_hw_init_8168g at probe, the RXDV gate opened at start
   // (rtl_hw_start_8168h_1).
   bool g_class = false;
+  // Drive it as r8169 drives the RTL8125 (VER_61 and later; the 8125B is
+  // VER_63), on top of g_class: 32-bit IntrMask/IntrStatus at 0x38/0x3c,
+  // the doorbell 0x90 (16 bits, bit q for TX queue q), the station address
+  // from MAC0_BKP, rtl_hw_init_8125 at probe, the VER_63 FIFO-empty wait
+  // (StopReq, MCU, IntrMitigate 0x0103), RX VLAN in RxConfig.
+  bool c8125 = false;
 };
 
 enum class Queue { kNormal, kHigh };
@@ -112,6 +118,11 @@ class Driver {
   uint16_t mac_ocp_read(uint16_t addr);
   void mac_ocp_write(uint16_t addr, uint16_t val);
   bool hw_init_8168g();  // rtl_hw_init_8168g: false when a poll timed out
+  bool hw_init_8125();   // rtl_hw_init_8125: false when a poll timed out
+  // IntrMask / IntrStatus at the chip's offsets and width (c8125: 32 bits at 0x38/0x3c).
+  void irq_mask_write(uint32_t v);
+  void irq_status_write(uint32_t v);
+  uint32_t irq_status_read();
   uint16_t ocp_base = 0xa400;  // r8168g_mdio_write's page state (tp->ocp_base)
   bool phy_config();      // r8169_hw_phy_config for 8168c (PC 369)
   bool phy_soft_reset();  // genphy_soft_reset: RESET|ANRESTART, poll RESET clear

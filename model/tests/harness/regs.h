@@ -24,6 +24,16 @@ inline constexpr uint32_t kChipCmd = 0x37;
 inline constexpr uint32_t kTxPoll = 0x38;
 inline constexpr uint32_t kIntrMask = 0x3c;
 inline constexpr uint32_t kIntrStatus = 0x3e;
+// The RTL8125's (r8169 enum rtl8125_registers).
+inline constexpr uint32_t kIntCfg0_8125 = 0x34;
+inline constexpr uint32_t kIntrMask8125 = 0x38;
+inline constexpr uint32_t kIntrStatus8125 = 0x3c;
+inline constexpr uint32_t kIntCfg1_8125 = 0x7a;
+inline constexpr uint32_t kTxPoll8125 = 0x90;
+inline constexpr uint32_t kMac0Bkp = 0x19e0;
+inline constexpr uint32_t kRssCtrl8125 = 0x4500;
+inline constexpr uint32_t kQNumCtrl8125 = 0x4800;
+inline constexpr uint32_t kRxVlan8125 = 0x00c00000;  // RxConfig RX_VLAN_INNER/OUTER_8125
 inline constexpr uint32_t kTxConfig = 0x40;
 inline constexpr uint32_t kRxConfig = 0x44;
 inline constexpr uint32_t kTCTR = 0x48;      // timer count (datasheet "TCTR")
