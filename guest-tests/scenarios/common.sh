@@ -61,6 +61,9 @@ probe_checks() {
     result "chip=$CHIP_NAME xid=$CHIP_XID"
     eth0_irq_kind | grep -q MSI || fail "eth0 does not use MSI ($(grep eth0 /proc/interrupts))"
     dmesg | grep -qi "$CHIP_PHY\|attached PHY driver" || fail "no PHY driver attached"
+    # The PHY driver Linux bound (realtek.c's choice for the PHY ID), when sysfs names it.
+    phydrv="$(readlink /sys/class/net/eth0/phydev/driver 2>/dev/null)"
+    if [ -n "$phydrv" ]; then result "phy_driver=$(basename "$phydrv" | tr ' ' '_')"; fi
     if [ -n "$CHIP_FW" ] && [ "${R_fw_present:-0}" = 1 ]; then
       # run-guest --firmware: the file is in /lib/firmware; r8169 loads it at open, writes its
       # MAC MCU and PHY patches (r8169_firmware.c) and reports its version in ethtool -i
