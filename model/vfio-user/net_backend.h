@@ -27,6 +27,9 @@ class NetBackend {
   virtual ~NetBackend() = default;
   virtual void send(const uint8_t* frame, size_t len) = 0;
   virtual void start(Receive on_frame, Link on_link) = 0;
+  // Whether there is carrier before start() reports anything (a stream has
+  // none until its peer connects, like QEMU's -netdev stream).
+  virtual bool initially_up() const = 0;
 };
 
 // The largest frame accepted from the stream (QEMU's NET_BUFSIZE, 4096 +

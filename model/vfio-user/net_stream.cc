@@ -20,6 +20,7 @@ class NoneBackend : public NetBackend {
  public:
   void send(const uint8_t*, size_t) override {}
   void start(Receive, Link) override {}
+  bool initially_up() const override { return true; }
 };
 
 class StreamBackend : public NetBackend {
@@ -52,6 +53,8 @@ class StreamBackend : public NetBackend {
       });
     }
   }
+
+  bool initially_up() const override { return false; }
 
   void send(const uint8_t* frame, size_t len) override {
     if (!up_ || queue_.size() >= kMaxStreamQueue) return;

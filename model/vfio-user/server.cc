@@ -28,6 +28,7 @@ std::unique_ptr<Server> Server::create(asio::io_context& io, const rtl8168_confi
   if (!s->dev_) return nullptr;
   Server* self = s.get();
   if (s->net_) {
+    if (!s->net_->initially_up()) s->dev_->set_link(false);
     s->net_->start(
         [self](const uint8_t* f, size_t n) {
           self->frames_received_++;

@@ -31,6 +31,7 @@ class CaptureBackend : public NetBackend {
     frames.emplace_back(frame, frame + len);
   }
   void start(Receive on_frame, Link) override { receive = std::move(on_frame); }
+  bool initially_up() const override { return true; }
   std::vector<std::vector<uint8_t>> take() {
     std::lock_guard<std::mutex> g(mu);
     return std::exchange(frames, {});
