@@ -4,7 +4,8 @@
 // -netdev socket: each frame preceded by its length as a 4-byte big-endian
 // number), over a Unix or TCP socket, as the connecting or the listening
 // side, so the device can be wired to another QEMU's -netdev stream.
-// `none`: frames leave into nothing (the pcap still sees them).
+// `user`: libslirp (net_slirp.h). `none`: frames leave into nothing (the
+// pcap still sees them).
 #pragma once
 
 // clang-format off
@@ -38,7 +39,7 @@ inline constexpr uint32_t kMaxStreamFrame = 4096 + 65536;
 // Frames queued towards a slow peer before new ones are dropped.
 inline constexpr size_t kMaxStreamQueue = 1024;
 
-// spec: "none", "stream,connect=unix:PATH", "stream,connect=tcp:HOST:PORT",
+// spec: "none", "user[,hostfwd=...]", "stream,connect=unix:PATH", "stream,connect=tcp:HOST:PORT",
 // "stream,listen=unix:PATH", "stream,listen=tcp:HOST:PORT".
 // nullptr with a message in err for a bad spec.
 std::unique_ptr<NetBackend> make_net_backend(boost::asio::io_context& io, const std::string& spec,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "net_backend.h"
+#include "net_slirp.h"
 
 namespace vfio_user {
 
@@ -165,6 +166,7 @@ bool parse_endpoint(asio::io_context& io, const std::string& addr, stream_protoc
 std::unique_ptr<NetBackend> make_net_backend(asio::io_context& io, const std::string& spec,
                                              std::string& err) {
   if (spec == "none") return std::make_unique<NoneBackend>();
+  if (spec == "user" || spec.rfind("user,", 0) == 0) return make_slirp_backend(io, spec, err);
   const std::string kStream = "stream,";
   if (spec.rfind(kStream, 0) == 0) {
     const std::string rest = spec.substr(kStream.size());
@@ -184,7 +186,10 @@ std::unique_ptr<NetBackend> make_net_backend(asio::io_context& io, const std::st
     if (!parse_endpoint(io, addr, ep, err)) return nullptr;
     return std::make_unique<StreamBackend>(io, ep, listen, spec);
   }
-  err = "netdev must be 'none' or 'stream,connect=ADDR' / 'stream,listen=ADDR', got '" + spec + "'";
+  err =
+      "netdev must be 'none', 'user[,hostfwd=...]' or 'stream,connect=ADDR' / "
+      "'stream,listen=ADDR', got '" +
+      spec + "'";
   return nullptr;
 }
 

@@ -46,9 +46,10 @@ int parse_options(int argc, char** argv, Options& out) {
       "faults", po::value(&faults),
       "fault schedule 'class:key=value,...;...' (docs/FAULTS.md); same as --param faults=SPEC")(
       "netdev", po::value(&out.netdev)->default_value(out.netdev),
-      "none | stream,connect=ADDR | stream,listen=ADDR with ADDR unix:PATH or tcp:HOST:PORT "
-      "(QEMU's -netdev stream framing)")("pcap", po::value(&out.pcap),
-                                         "write every frame sent and received to this pcap file")(
+      "none | user[,hostfwd=tcp|udp:[HOSTADDR]:PORT-[GUESTADDR]:PORT...] (libslirp, as "
+      "-netdev user) | stream,connect=ADDR | stream,listen=ADDR with ADDR unix:PATH or "
+      "tcp:HOST:PORT (QEMU's -netdev stream framing)")(
+      "pcap", po::value(&out.pcap), "write every frame sent and received to this pcap file")(
       "pme", "advertise PME# from D0/D3hot in the PM capability (the QEMU device's x-pme=on)")(
       "persist",
       "when the client goes away, keep the device state and wait for the next one "
