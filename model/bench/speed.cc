@@ -90,6 +90,7 @@ int cmd_speed(int argc, char** argv) {
     if (!faults.empty()) raw_params.push_back("faults=" + faults);
     const ParamList params = parse_params(raw_params);
     const bool csv = vm.count("csv");
+    if (frames == 0) throw std::invalid_argument("--frames expects at least 1");
     if (dirs.empty()) dirs = {"tx", "rx"};
     if (sizes.empty()) sizes = {64, 1514};
     for (const std::string& d : dirs) {
