@@ -7,8 +7,10 @@
 // the bench and the fuzz target share.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace rtl8168_host {
@@ -33,12 +35,33 @@ class GuestRam {
   int dma_read(uint64_t addr, void* buf, size_t len) const;
   int dma_write(uint64_t addr, const void* buf, size_t len);
 
-  // CPU access by the driver (little-endian, like the device; inside RAM).
-  uint32_t r32(uint64_t addr) const;
-  void w32(uint64_t addr, uint32_t v);
-  void w64(uint64_t addr, uint64_t v);
+  // CPU access by the driver (little-endian, like the device; inside RAM):
+  // one load or store each, as a driver's readl/writel of its ring.
+  uint32_t r32(uint64_t addr) const {
+    uint32_t v;
+    std::memcpy(&v, bytes_.data() + addr, sizeof v);
+    return le(v);
+  }
+  void w32(uint64_t addr, uint32_t v) {
+    v = le(v);
+    std::memcpy(bytes_.data() + addr, &v, sizeof v);
+  }
+  void w64(uint64_t addr, uint64_t v) {
+    v = le(v);
+    std::memcpy(bytes_.data() + addr, &v, sizeof v);
+  }
 
  private:
+  // Host order <-> little-endian.
+  template <class T>
+  static T le(T v) {
+    if constexpr (std::endian::native == std::endian::big) {
+      if constexpr (sizeof(T) == 4) return __builtin_bswap32(v);
+      if constexpr (sizeof(T) == 8) return __builtin_bswap64(v);
+    }
+    return v;
+  }
+
   std::vector<uint8_t> bytes_;
 };
 

@@ -16,14 +16,6 @@ constexpr uint64_t kDmaHeadroom = 512;
 constexpr uint64_t kFrameHeadroom = 16;
 }  // namespace
 
-Device::Entry::Entry(Device& d, Time now) : d_(d) {
-  if (d_.depth_++ == 0) {
-    d_.entry_now_ = std::max(now, d_.now_);
-    d_.work_dma_ = d_.work_frames_ = 0;
-    d_.yielded_ = false;
-  }
-}
-
 Time Device::paced(Time delay) {
   if (work_dma_ + kDmaHeadroom < RTL8168_MAX_DMA_PER_CALL &&
       work_frames_ + kFrameHeadroom < RTL8168_MAX_FRAMES_PER_CALL) {
@@ -98,8 +90,9 @@ void Device::power_on_reset(Time now) {
   finish_entry();
 }
 
-void Device::advance_to(Time now) {
-  if (now < now_) now = now_;  // the host's clock never goes backwards; be robust anyway
+// advance_to() with an event due by `now` (>= now_: the host's clock never
+// goes backwards; advance_to() is robust anyway).
+void Device::run_due(Time now) {
   uint32_t budget = kEventBudget;
   while (!sched_.empty() && sched_.next_time() <= now && budget-- > 0) {
     const Event e = sched_.pop();
@@ -112,7 +105,9 @@ void Device::advance_to(Time now) {
 void Device::finish_entry() {
   // Frames first: transmit() may re-enter the device (a back end answering
   // synchronously), which must find every event due at `now` done.
-  outbox_.drain([this](const uint8_t* f, size_t len) { ops_.transmit(ops_.opaque, f, len); });
+  if (!outbox_.empty()) {
+    outbox_.drain([this](const uint8_t* f, size_t len) { ops_.transmit(ops_.opaque, f, len); });
+  }
   const Time next = sched_.next_time();
   if (next != armed_) {
     armed_ = next;
@@ -181,6 +176,12 @@ static bool above_file(uint32_t off, unsigned size, uint32_t bar_size) {
 // sees the same bytes.
 uint64_t Device::live_read(uint32_t off, unsigned size) const {
   uint64_t v = regs.read(off, size);
+  // Whether the access covers any byte of [reg_off, reg_off + width): the
+  // live values below are computed only then (most reads, IntrStatus
+  // among them, cover none).
+  auto covers = [off, size](uint32_t reg_off, unsigned width) {
+    return reg_off < off + size && off < reg_off + width;
+  };
   auto overlay = [&](uint32_t reg_off, unsigned width, uint64_t value) {
     for (unsigned i = 0; i < width; i++) {
       const uint32_t at = reg_off + i;
@@ -190,9 +191,9 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
     }
   };
   const ChipProfile& p = *cfg_.profile;
-  overlay(p.txpoll.offset, 1, txpoll.read());
-  overlay(reg::TCTR, 4, timer.count());
-  if (cfg_.profile->txcfg_empty) {
+  if (covers(p.txpoll.offset, 1)) overlay(p.txpoll.offset, 1, txpoll.read());
+  if (covers(reg::TCTR, 4)) overlay(reg::TCTR, 4, timer.count());
+  if (p.txcfg_empty && covers(reg::TxConfig + 1, 1)) {
     // TXCFG_EMPTY (TxConfig bit 11, r8169 rtl_txcfg_empty_cond): the TX
     // path holds nothing (no fetch, FIFO drained, wire idle).
     const bool empty = !tx.busy() && !tx.wire_busy();
@@ -200,7 +201,7 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
     overlay(reg::TxConfig + 1, 1,
             empty ? (b1 | reg::TxCfgEmptyByte1) : (b1 & ~reg::TxCfgEmptyByte1));
   }
-  if (cfg_.profile->mac_ocp) {
+  if (cfg_.profile->mac_ocp && covers(reg::MCU, 1)) {
     // MCU (8168g class): TX_EMPTY / RX_EMPTY while the TX path and the RX
     // FIFO hold nothing (r8169 rtl_rxtx_empty_cond, polled by
     // rtl_hw_init_8168g and rtl_wait_txrx_fifo_empty), LINK_LIST_RDY unless
@@ -212,7 +213,7 @@ uint64_t Device::live_read(uint32_t off, unsigned size) const {
         (mac_ocp.link_list_ready() ? reg::McuLinkListRdy : 0));
     overlay(reg::MCU, 1, mcu);
   }
-  if (p.mitigate_fifo_status) {
+  if (p.mitigate_fifo_status && covers(reg::IntrMitigate, 2)) {
     // IntrMitigate of the 8125: bits 0, 1 and 8 once the TX path and the
     // RX FIFO hold nothing (r8169 rtl_rxtx_empty_cond_2, polled after
     // StopReq by rtl_wait_txrx_fifo_empty). Which bit is which FIFO is not

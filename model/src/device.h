@@ -152,11 +152,28 @@ class Device {
   // Marks one entry point; the outermost one (re-entry from transmit() /
   // rx_ready() nests) opens a fresh work budget.
   struct Entry {
-    Entry(Device& d, Time now);
+    Entry(Device& d, Time now) : d_(d) {
+      if (d_.depth_++ == 0) {
+        d_.entry_now_ = now > d_.now_ ? now : d_.now_;
+        d_.work_dma_ = d_.work_frames_ = 0;
+        d_.yielded_ = false;
+      }
+    }
     ~Entry() { d_.depth_--; }
     Device& d_;
   };
-  void advance_to(Time now);  // run every event due up to now, each at its own time
+  // Run every event due up to `now`, each at its own time, then move the
+  // clock to `now` (never backwards). Most entry points find nothing due:
+  // that case stays in line.
+  void advance_to(Time now) {
+    const Time to = now > now_ ? now : now_;
+    if (sched_.next_time() > to) {
+      now_ = to;
+      return;
+    }
+    run_due(to);
+  }
+  void run_due(Time to);
   void finish_entry();        // hand out frames, re-arm the host timer, rx_ready
   void dispatch(const Event& e);
   void on_write_hook(Hook hook, uint32_t reg_offset, uint8_t written, uint8_t old_cmd);

@@ -422,8 +422,7 @@ void FaultInjector::fired(size_t index, uint64_t detail) {
 
 // ---- hooks ----
 
-bool FaultInjector::dma_fails(bool write, uint64_t addr, uint64_t len) {
-  if (faults_.empty()) return false;
+bool FaultInjector::scan_dma(bool write, uint64_t addr, uint64_t len) {
   const FaultClass want = write ? FaultClass::DmaWrite : FaultClass::DmaRead;
   // The transaction's last byte (an address + length that wraps reaches the top).
   const uint64_t last = addr + len - 1 < addr ? UINT64_MAX : addr + len - 1;
@@ -439,7 +438,7 @@ bool FaultInjector::dma_fails(bool write, uint64_t addr, uint64_t len) {
   return fail;
 }
 
-bool FaultInjector::rx_withhold() {
+bool FaultInjector::scan_rx_withhold() {
   bool withhold = false;
   for (size_t i = 0; i < faults_.size(); i++) {
     Fault& f = faults_[i];
@@ -450,7 +449,7 @@ bool FaultInjector::rx_withhold() {
   return withhold;
 }
 
-bool FaultInjector::rx_fifo_over() {
+bool FaultInjector::scan_rx_fifo_over() {
   bool over = false;
   for (size_t i = 0; i < faults_.size(); i++) {
     Fault& f = faults_[i];
@@ -488,8 +487,7 @@ Time FaultInjector::autoneg_delay() {
   return delay;
 }
 
-void FaultInjector::irq_race(bool ack) {
-  if (faults_.empty()) return;
+void FaultInjector::scan_irq_race(bool ack) {
   const RaceAfter after = ack ? RaceAfter::Ack : RaceAfter::Read;
   for (size_t i = 0; i < faults_.size(); i++) {
     Fault& f = faults_[i];

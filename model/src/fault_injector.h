@@ -100,16 +100,23 @@ class FaultInjector {
   // The schedule and each fault's figures, as one JSON object.
   std::string to_json() const;
 
-  // ---- hooks (each false / 0 at once when the schedule is empty) ----
-  bool dma_fails(bool write, uint64_t addr, uint64_t len);  // Device::dma_read/_write
-  bool rx_withhold();                         // RxEngine: an RX descriptor fetch completed
-  bool rx_fifo_over();                        // RxEngine: a frame passed the filter
+  // ---- hooks (each false / 0 at once when the schedule is empty: the
+  // per-frame ones test that in line) ----
+  bool dma_fails(bool write, uint64_t addr, uint64_t len) {  // Device::dma_read/_write
+    return !faults_.empty() && scan_dma(write, addr, len);
+  }
+  // RxEngine: an RX descriptor fetch completed.
+  bool rx_withhold() { return !faults_.empty() && scan_rx_withhold(); }
+  // RxEngine: a frame passed the filter.
+  bool rx_fifo_over() { return !faults_.empty() && scan_rx_fifo_over(); }
   bool tx_stop_fetch();                       // TxEngine: a descriptor fetch at a frame boundary
   void on_tx_halt() { tx_stalled_ = false; }  // TxEngine::halt (TxEnb off, StopReq, resets)
   Time autoneg_delay();                       // Phy: an autonegotiation starts
   // Irq: IntrStatus was read (ack false) or written (ack true): raise the
   // fault's bits, or run the next pending device event now.
-  void irq_race(bool ack);
+  void irq_race(bool ack) {
+    if (!faults_.empty()) scan_irq_race(ack);
+  }
   void on_timer();        // EventKind::FaultTimer
   Time next_due() const;  // earliest time-class firing (kNever: none)
 
@@ -118,6 +125,12 @@ class FaultInjector {
   const char* check() const;  // nullptr when the loaded schedule is consistent
 
  private:
+  // The hooks' walks over a non-empty schedule.
+  bool scan_dma(bool write, uint64_t addr, uint64_t len);
+  bool scan_rx_withhold();
+  bool scan_rx_fifo_over();
+  void scan_irq_race(bool ack);
+
   struct Fault {
     FaultSpec spec;
     uint64_t seen = 0;  // matching occurrences at the hook (time classes: firings)

@@ -3,8 +3,7 @@
 
 namespace rtl8168sim {
 
-void Tracer::emit(rtl8168_trace_kind kind, uint64_t code, const Words& hashed, const Words& args) {
-  hash_.record(now_, code, hashed[0], hashed[1], hashed[2]);
+void Tracer::to_host(rtl8168_trace_kind kind, const Words& args) {
   if (ops_.trace_event) ops_.trace_event(ops_.opaque, now_, kind, args.data());
   if (ops_.trace) {
     char line[160];

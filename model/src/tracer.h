@@ -52,7 +52,13 @@ class Tracer {
  private:
   using Words = std::array<uint64_t, 3>;
   // `hashed`: the words the hash mixes after `code`; `args`: what the host sees.
-  void emit(rtl8168_trace_kind kind, uint64_t code, const Words& hashed, const Words& args);
+  // The hash is folded in line (every record, ~10 per frame); the host's
+  // callbacks, optional and off on the fast path, are called out of line.
+  void emit(rtl8168_trace_kind kind, uint64_t code, const Words& hashed, const Words& args) {
+    hash_.record(now_, code, hashed[0], hashed[1], hashed[2]);
+    if (ops_.trace_event || ops_.trace) [[unlikely]] to_host(kind, args);
+  }
+  void to_host(rtl8168_trace_kind kind, const Words& args);
 
   const rtl8168_host_ops& ops_;
   const Time& now_;

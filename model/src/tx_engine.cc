@@ -214,7 +214,10 @@ bool TxEngine::slot_in_use(uint32_t index) const {
 // What was read ahead is dropped with its read in flight (a walk ends, a
 // stall, a halt); the next walk reads its slots again.
 void TxEngine::forget_read_ahead() {
-  for (DescCache& r : rings_) r.forget();
+  // DescCache::forget() for both rings: they read ahead on the one
+  // TxDescDone event, cancelled once.
+  d_.cancel(EventKind::TxDescDone);
+  for (DescCache& r : rings_) r.clear_read_ahead();
 }
 
 // A prefetch read completed: guest memory is read now, as for any read.
