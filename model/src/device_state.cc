@@ -235,7 +235,8 @@ bool Device::decode_state(std::span<const uint8_t> blob, std::string& err) {
   if (!why && cfg_.profile->side_buses) why = side.check();
   if (!why) why = faults.check();
   if (!why && link.modelled()) why = link.check(now_);
-  if (!why && (tally.ext.tx_octets_base > stats.tx_bytes || tally.ext.rx_octets_base > stats.rx_bytes))
+  if (!why && cfg_.profile->tally_ext_ocp &&
+      (tally.ext.tx_octets_base > stats.tx_bytes || tally.ext.rx_octets_base > stats.rx_bytes))
     why = "extended tally octet base above the byte counter";
   if (!why) why = check_events();
   if (why) {

@@ -113,7 +113,11 @@ void Tally::on_done() {
   }
   if (low & reg::CounterReset) {
     counters = TallyCounters{};
-    ext = TallyExt{.tx_octets_base = d_.stats.tx_bytes, .rx_octets_base = d_.stats.rx_bytes};
+    // The extended block's octet counts restart here (profiles that have it:
+    // on the others the state blob does not carry it, so it stays zero).
+    if (d_.config().profile->tally_ext_ocp) {
+      ext = TallyExt{.tx_octets_base = d_.stats.tx_bytes, .rx_octets_base = d_.stats.rx_bytes};
+    }
   }
   d_.regs.set32(reg::CounterAddrLow, low & ~(reg::CounterDump | reg::CounterReset));
 }
