@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "lab-util.h" /* now_ns, die, g_alarm/arm_alarm, LAB_WRITE_READY */
+#include "lab-csum.h" /* put16, sum16, fold */
 
 #define GOOD_PORT 40000u
 #define BAD_PORT 50000u
@@ -51,19 +52,7 @@
 static const char *const kClasses[] = {"ip4-hdr", "udp4", "udp6", "tcp4", "tcp6"};
 enum { kIp4Hdr, kUdp4, kUdp6, kTcp4, kTcp6, kNumClasses };
 
-static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8), p[1] = (uint8_t)v; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v >> 16), put16(p + 2, v); }
-
-/* one's-complement sum of n bytes (RFC 1071), folded at the end */
-static uint32_t sum16(const uint8_t *p, size_t n, uint32_t s) {
-  for (size_t i = 0; i + 1 < n; i += 2) s += (uint32_t)p[i] << 8 | p[i + 1];
-  if (n & 1) s += (uint32_t)p[n - 1] << 8;
-  return s;
-}
-static uint16_t fold(uint32_t s) {
-  while (s >> 16) s = (s & 0xffff) + (s >> 16);
-  return (uint16_t)~s;
-}
 
 /* the frame of pair i of class cls (good or bad) into f; returns its length */
 static size_t build(uint8_t *f, const uint8_t dst[6], const uint8_t src[6], int cls, uint32_t i,

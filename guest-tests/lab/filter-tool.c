@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "lab-util.h" /* now_ns, die, g_alarm/arm_alarm, LAB_WRITE_READY */
+#include "lab-csum.h" /* put16, sum16, fold */
 
 #define MAX_TAGS 16
 #define PAYLOAD 48u
@@ -87,16 +88,6 @@ static int parse_mac(const char *s, uint8_t mac[6]) {
   return 0;
 }
 
-static uint32_t sum16(const uint8_t *p, size_t n, uint32_t s) {
-  for (size_t i = 0; i + 1 < n; i += 2) s += (uint32_t)p[i] << 8 | p[i + 1];
-  if (n & 1) s += (uint32_t)p[n - 1] << 8;
-  return s;
-}
-static uint16_t fold(uint32_t s) {
-  while (s >> 16) s = (s & 0xffff) + (s >> 16);
-  return (uint16_t)~s;
-}
-static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8), p[1] = (uint8_t)v; }
 
 static int bind_packet(const char *tool, const char *ifname) {
   struct sockaddr_ll sll;
