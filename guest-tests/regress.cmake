@@ -59,7 +59,10 @@ set_tests_properties(kbisect.demo.latest PROPERTIES
 # where any splat, a leak included, FAILs the entry. scripts/test runs the label in its own
 # stage after the main run, when the kernel is cached or the time budget allows its build;
 # without the kernel the test is skipped with a message (exit 77), never built here.
-set(RTL8168_DEBUGK_ENTRIES "smoke,offloads,faults")
+# One entry: smoke (probe, open, DHCP, full-size frames, 8 MiB each way verified, close, the
+# kmemleak scan) takes about 6.5 min on the debug kernel; offloads (about 15 min) and faults
+# (about 18 min) do not fit CI's budget and run by hand (docs/KERNELS.md "The debug kernel").
+set(RTL8168_DEBUGK_ENTRIES "smoke")
 add_test(NAME debugk.regress.6.12
   COMMAND bash -c "'${RTL8168_REGRESS_PY}' '${RTL8168_SRC}/scripts/lablib/debugkernel.py' tree 6.12-debug --if-built >/dev/null 2>&1 || { echo 'SKIPPED: the debug kernel 6.12-debug is not built (scripts/build-guest --kernel 6.12-debug builds it; docs/KERNELS.md)'; exit 77; }; exec '${RTL8168_SRC}/scripts/regress' --driver stock --kernel 6.12-debug --scenarios ${RTL8168_DEBUGK_ENTRIES} --out '${CMAKE_BINARY_DIR}/regress-debugk/6.12'")
 set_tests_properties(debugk.regress.6.12 PROPERTIES

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, NoReturn
 
-from . import chips, faultctl, firmware, launch, protocol, qemu
+from . import chips, faultctl, firmware, kernelpkg, launch, protocol, qemu
 from .result import HarnessError, Kind, Outcome
 
 REPO = qemu.REPO
@@ -223,9 +223,11 @@ def validate(s: Spec) -> tuple:
             raise HarnessError(f"--firmware: r8169 loads no firmware file for the "
                                f"{chip_of(s.device_props)} (chips with one: "
                                f"{', '.join(c['id'] for c in chips.all_chips() if c.get('firmware'))})")
-    s.bytes = s.bytes or h.get("bytes") or "64M"
+    # a debug kernel is several times slower: the scenario's own sizes and timeout are scaled
+    # (kernelpkg.DEBUG_*), what the command line gives is taken as it is
+    s.bytes = s.bytes or kernelpkg.bytes_for(s.kernel, h.get("bytes") or "64M")
     if s.timeout is None:
-        s.timeout = int(h.get("timeout") or 180)
+        s.timeout = kernelpkg.timeout_for(s.kernel, int(h.get("timeout") or 180))
     s.net = s.net or h.get("net") or "user"
     if s.net not in ("user", "tap"):
         raise HarnessError(f"unknown --net '{s.net}' (user, tap)")
@@ -405,6 +407,10 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
         f"({s.machine}{', intel-iommu' if s.iommu else ''}, {s.net}, {s.accel}"
         f"{', icount' if s.icount else ''}), logs in {out}, "
         f"monitor {r.mon(1)}")
+    if kernelpkg.is_debug(s.kernel):
+        say(f"debug kernel: transfers of {s.bytes}, timeout {s.timeout} s (the scenario's own "
+            f"sizes / {kernelpkg.DEBUG_BYTES_DIVISOR} and timeout x {kernelpkg.DEBUG_TIMEOUT_FACTOR} "
+            f"unless given)")
     vm = start_qemu(1)
     inst, acted = 1, ""
     watch = qemu.FaultWatch() if s.iommu else None
@@ -715,13 +721,15 @@ def parser() -> argparse.ArgumentParser:
                     help="-icount shift=0,align=off,sleep=off and a VM-clock RTC (guest time "
                          "becomes deterministic; slower)")
     ap.add_argument("--bytes", metavar="N",
-                    help="transfer size per stream (default from the scenario, e.g. 64M)")
+                    help="transfer size per stream (default from the scenario, e.g. 64M; divided by "
+                         f"{kernelpkg.DEBUG_BYTES_DIVISOR} on a debug kernel X.Y-debug)")
     ap.add_argument("--qemu", metavar="PATH",
                     help="QEMU binary (default $RTL8168_QEMU or build/qemu/qemu-system-x86_64)")
     ap.add_argument("--peer", metavar="PATH",
                     help="host peer (default $RTL8168_PEER or build/bin/rtl8168-peer)")
     ap.add_argument("--timeout", metavar="SEC",
-                    help="give up after SEC seconds of wall time (default from the scenario)")
+                    help="give up after SEC seconds of wall time (default from the scenario; times "
+                         f"{kernelpkg.DEBUG_TIMEOUT_FACTOR} on a debug kernel X.Y-debug)")
     ap.add_argument("--out", metavar="DIR",
                     help="keep logs there (default build/runs/<kernel>-<scenario>-<nic>[-<chip>]-"
                          "<time>-<pid>; the chip when it is not the default)")

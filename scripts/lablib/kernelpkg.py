@@ -79,6 +79,39 @@ def is_debug(name: str) -> bool:
     return bool(DEBUG_RE.match(name or ""))
 
 
+# The debug kernel (KASAN, lockdep, DMA-API debugging, kmemleak) runs its instrumented code
+# under TCG several times slower than a Debian kernel: measured on 2 cores (docs/KERNELS.md "The
+# debug kernel"), its boot to the first scenario line takes about 8x as long and a TCP stream
+# through the NIC runs about 6x slower. A scenario run on it therefore gets DEBUG_TIMEOUT_FACTOR
+# times its timeout and 1/DEBUG_BYTES_DIVISOR of its transfer sizes: the entry still moves every
+# frame size and both directions through the driver (what KASAN and the DMA-API checks watch),
+# in a time CI can afford.
+DEBUG_TIMEOUT_FACTOR = 4
+DEBUG_BYTES_DIVISOR = 8
+
+
+def timeout_for(name: str, seconds: int) -> int:
+    """A scenario's timeout on kernel name: DEBUG_TIMEOUT_FACTOR times longer on a debug kernel."""
+    return seconds * DEBUG_TIMEOUT_FACTOR if is_debug(name) else seconds
+
+
+def bytes_for(name: str, size: str) -> str:
+    """A transfer size ('64M', '512K', '1000') on kernel name: divided by DEBUG_BYTES_DIVISOR on
+    a debug kernel (never below 64K, or the size itself when smaller), in the largest unit that
+    divides it."""
+    if not is_debug(name):
+        return size
+    m = re.match(r"^([0-9]+)([KMG]?)$", size)
+    if not m:
+        raise ValueError(f"transfer size '{size}': a number with optional K, M or G")
+    n = int(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2)]
+    n = max(n // DEBUG_BYTES_DIVISOR, min(n, 64 << 10))
+    for unit, mul in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n % mul == 0:
+            return f"{n // mul}{unit}"
+    return str(n)
+
+
 def tree_name(path: str) -> str:
     real = os.path.realpath(path)
     return "tree-" + hashlib.sha256(real.encode()).hexdigest()[:12]

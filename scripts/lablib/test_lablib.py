@@ -872,6 +872,25 @@ class KernelPackage(unittest.TestCase):
         with self.assertRaisesRegex(debugkernel.DebugKernelError, "not a debug kernel name"):
             debugkernel.series("7.2")
 
+    def test_debug_kernel_scales_sizes_and_timeouts(self):
+        # a debug kernel gets DEBUG_TIMEOUT_FACTOR x the timeout and 1/DEBUG_BYTES_DIVISOR of the
+        # transfers; every other kernel keeps them as the scenario says
+        f, d = kernelpkg.DEBUG_TIMEOUT_FACTOR, kernelpkg.DEBUG_BYTES_DIVISOR
+        self.assertGreater(f, 1)
+        self.assertGreater(d, 1)
+        self.assertEqual(kernelpkg.timeout_for("6.12-debug", 210), 210 * f)
+        for k in ("6.1", "6.12", "latest", "7.2.13"):
+            self.assertEqual(kernelpkg.timeout_for(k, 210), 210)
+            self.assertEqual(kernelpkg.bytes_for(k, "64M"), "64M")
+        self.assertEqual(kernelpkg.bytes_for("6.12-debug", "64M"), f"{64 // d}M" if 64 % d == 0
+                         else f"{(64 << 10) // d}K")
+        self.assertEqual(kernelpkg.bytes_for("6.12-debug", "1G"), f"{1024 // d}M")
+        # never below 64K, and a size already below it is kept
+        self.assertEqual(kernelpkg.bytes_for("6.12-debug", "128K"), "64K")
+        self.assertEqual(kernelpkg.bytes_for("6.12-debug", "1000"), "1000")
+        with self.assertRaisesRegex(ValueError, "transfer size"):
+            kernelpkg.bytes_for("6.12-debug", "64Q")
+
 
 FAKE_QMP = textwrap.dedent("""\
     import json, sys, time

@@ -18,7 +18,7 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
-from lablib import protocol, splat
+from lablib import kernelpkg, protocol, splat
 from lablib.result import Kind
 from repro import common, labrun
 
@@ -76,7 +76,7 @@ def run_guest(name: str, kernel: str, module: Module, overlay_cpio: str | Path |
               out_dir: Path, peer: str | Path, iommu: bool = False,
               chip: str | None = None) -> Result:
     t0 = time.monotonic()
-    timeout = matrix.GUEST[name]
+    timeout = kernelpkg.timeout_for(kernel, matrix.GUEST[name])
     cmd = [str(REPO / "scripts" / "run-guest"), "--kernel", kernel, "--scenario", name,
            "--peer", str(peer), "--timeout", str(timeout), "--out", str(out_dir)]
     if iommu:
