@@ -38,13 +38,18 @@ under() {
   step "change $name"
   "$@" >/tmp/change.out 2>&1; crc=$?
   during=no; kill -0 "$pid" 2>/dev/null && during=yes
-  wait "$pid"; src=$?
   sed 's/^/  /' /tmp/change.out | head -5
   unsupported=no; grep -q 'Operation not supported' /tmp/change.out && unsupported=yes
+  if [ "$crc" -ne 0 ] && [ "$unsupported" = no ]; then
+    # the change itself failed: that is the cause, whatever becomes of the stream
+    kill "$pid" 2>/dev/null; wait "$pid"
+    result "change=$name rc=$crc unsupported=no during=$during stream_rc=killed"
+    fail "'$name' failed (rc $crc): $(grep -v '^ *$' /tmp/change.out | head -1)"
+  fi
+  wait "$pid"; src=$?
   result "change=$name rc=$crc unsupported=$unsupported during=$during stream_rc=$src"
   [ "$src" -eq 0 ] || { cat /tmp/under.out; fail "the stream across '$name' failed"; }
   [ "$unsupported" = yes ] && return 0
-  [ "$crc" -eq 0 ] || fail "'$name' failed (rc $crc): $(head -1 /tmp/change.out)"
   [ "$during" = yes ] || fail "the stream had ended before '$name' was done: raise bytes"
 }
 

@@ -30,6 +30,7 @@ PLANTS = {
         "ipv6", r"tso/csum on: TCP over IPv6 DUT->partner delivered .*TX frames the chip refused"),
     "r8169-mc-filter-noswab.patch": (
         "rx-filter", r"filter: \d of \d+ frames 'joined' reached the DUT's stack"),
+    "r8169-close-keeps-phy.patch": ("reconfig", r"'ifdown' failed \(rc \d+\): .*[Bb]usy"),
     "r8169-ignore-tx-timeout.patch": ("faults", r"classes that did not recover: .*tx-stop-fetch"),
     "r8169-warn-shutdown.patch": ("smoke", r"kernel splat: WARNING: .*rtl_shutdown"),
     "r8169-tx-map-direction.patch": ("smoke", r"kernel splat: .*DMA-API: .*different direction"),
