@@ -491,7 +491,8 @@ void TxEngine::start_segment() {
 }
 
 void TxEngine::frame_done_fetching() {
-  if (!tso_ && d_.config().quirks.short_udp_hang && packet::short_udp_trigger(buf_) != packet::ShortUdp::none) {
+  if (!tso_ && d_.config().quirks.short_udp_hang &&
+      packet::short_udp_trigger(buf_) != packet::ShortUdp::none) {
     return hang(kShortUdpHang);
   }
   const size_t max_frame = d_.config().profile->max_frame;

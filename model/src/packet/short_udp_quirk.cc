@@ -10,7 +10,9 @@ ShortUdp short_udp_trigger(std::span<const uint8_t> frame) {
   if (frame.size() >= kShortUdpFrameBound) return ShortUdp::none;
   detail::Headers h;
   // IPv6: the next header of the fixed header only, as rtl_skb_is_udp reads it.
-  if (!detail::parse_ethernet(frame, h) || !detail::parse_ip(frame, h, false)) return ShortUdp::none;
+  if (!detail::parse_ethernet(frame, h) || !detail::parse_ip(frame, h, false)) {
+    return ShortUdp::none;
+  }
   if (h.l4_proto != detail::kIpProtoUdp || h.l4_offset > frame.size()) return ShortUdp::none;
   const uint32_t trans = static_cast<uint32_t>(frame.size()) - h.l4_offset;
   if (trans < detail::kUdpHeaderLen) return ShortUdp::truncated_header;
