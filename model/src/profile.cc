@@ -175,9 +175,10 @@ constexpr ChipProfile k8168h{
 // and the other side buses as on the 8168h. The station address is in
 // MAC0_BKP (rtl_read_mac_address). Jumbo to 16 KiB (7.2 rtl_jumbo_max
 // JUMBO_16K; 6.x caps the MTU at JUMBO_9K). RX VLAN by RxConfig, the
-// extended tally behind MAC OCP 0xea84, IntrMitigate as FIFO status. No
-// quirk yet (the short-UDP defect is a later stage). ASPM, MSI-X and the
-// queues beyond the first are not modelled (docs/R8125.md).
+// extended tally behind MAC OCP 0xea84, IntrMitigate as FIFO status. Its
+// short-UDP TX hang (quirks.h short_udp_hang: r8169 pads those frames on
+// VER_61..63, rtl8125_quirk_udp_padto) on by default as on silicon. ASPM,
+// MSI-X and the queues beyond the first are not modelled (docs/R8125.md).
 constexpr ChipProfile k8125b{
     .id = "8125b",
     .name = "RTL8125B",
@@ -206,7 +207,11 @@ constexpr ChipProfile k8125b{
     .exgmac_filter = false,
     .txcfg_empty = true,
     .mac_ocp = true,
-    .quirks = {.lossy_txpoll = false, .evl_short_csum = false, .evl_tso_defects = false},
+    .quirks = {.lossy_txpoll = false,
+               .evl_short_csum = false,
+               .evl_tso_defects = false,
+               .aspm_l1_txpoll_lost = false,
+               .short_udp_hang = true},
     .timing = k8125bTiming,
     .txpoll = {reg::TxPoll_8125, 2, 0},
     .wide_regs = kWideRegs8125,

@@ -2,7 +2,7 @@
 // The chip defects the model reproduces, each a named switch: a profile
 // turns on the ones its silicon has (profile.cc), a parameter of the same
 // name switches each one (config.cc: lossy-txpoll, evl-short-csum,
-// evl-tso-defects), and the comment at each says what it
+// evl-tso-defects, aspm-l1-txpoll-lost, short-udp-hang), and the comment at each says what it
 // does, which r8169 code shows it and where the model applies it. An
 // emulator that is more forgiving than the chip hides driver bugs, so a
 // quirk is on by default where the chip has it.
@@ -43,6 +43,21 @@ struct Quirks {
   // timeout (kernel bugzilla 217814). Only bites where the link can enter L1
   // at all (pcie_link.h). Device::reg_write, through PcieLink::host_access.
   bool aspm_l1_txpoll_lost = false;
+  // RTL8125 "network breaks under heavy UDP load" (r8169 8d520b4de3ed,
+  // "r8169: work around RTL8125 UDP hw bug", confirmed by Realtek as a
+  // hardware bug; kernel bugzilla 209839): the chip cannot transmit a UDP
+  // frame shorter than 175 bytes that carries fewer than 8 bytes after its
+  // IP header, or fewer than 47 when the destination port is PTP's 319/320
+  // (packet/short_udp_quirk.h: the frames rtl8125_quirk_udp_padto pads).
+  // What "breaks" means is the model's hypothesis: the TX path hangs on that
+  // frame (it never leaves, its descriptors and those of the frames behind it
+  // stay owned, doorbells start nothing, no interrupt) until the driver
+  // restarts the transmitter (TxEnb off/on, StopReq, ChipCmd or PCI reset),
+  // which r8169 does from its TX watchdog (rtl8169_tx_timeout); Windows
+  // reports the same part "hung" and resets it (NDIS event 10400 in the
+  // libtorrent uTP reports). Traced as tx_stopped reason 2. TxEngine::
+  // frame_done_fetching, on the bytes fetched, before the chip pads.
+  bool short_udp_hang = false;
 };
 
 }  // namespace rtl8168sim

@@ -7,6 +7,7 @@
 #include "descriptor.h"
 #include "device.h"
 #include "packet/evl_quirks.h"
+#include "packet/short_udp_quirk.h"
 
 namespace rtl8168sim {
 
@@ -30,6 +31,7 @@ enum TxRefusal : uint64_t {
 // Reasons carried by the tx_stopped trace event.
 enum TxStopReason : uint64_t {
   kWritebackFailed = 1,  // Own could not be handed back to the driver
+  kShortUdpHang = 2,     // the short-udp-hang quirk (quirks.h): the TX path hung on a frame
 };
 
 
@@ -105,6 +107,19 @@ void TxEngine::stop_on_error(uint64_t reason, uint32_t index) {
   halt();
   error_stop_ = true;
   d_.account_error(d_.stats.tx_writeback_errors, reg::SYSErr | reg::TxErr, Device::TallyError::Tx);
+}
+
+// A chip defect hung the TX path on the frame being fetched (quirks.h
+// short_udp_hang): nothing more leaves, not even what waits in the FIFO;
+// every descriptor not yet written back stays owned (halt() rewinds to the
+// oldest), doorbells start nothing and no interrupt says so, until the
+// driver restarts the transmitter (TxEnb off/on, StopReq, ChipCmd or PCI
+// reset clear error_stop_). r8169 learns of it from its TX watchdog.
+void TxEngine::hang(uint64_t reason) {
+  const uint32_t first = descs_.empty() ? ring().pos() : descs_[0].index;
+  d_.trace.tx_stopped(reason, first);
+  halt();
+  error_stop_ = true;
 }
 
 void TxEngine::doorbell(TxQueue queue) {
@@ -476,6 +491,10 @@ void TxEngine::start_segment() {
 }
 
 void TxEngine::frame_done_fetching() {
+  if (!tso_ && d_.config().quirks.short_udp_hang &&
+      packet::short_udp_trigger(buf_) != packet::ShortUdp::none) {
+    return hang(kShortUdpHang);
+  }
   const size_t max_frame = d_.config().profile->max_frame;
   WireFrame& w = fifo_.push_back();
   packet::TxStatus st = tso_ ? packet::build_tso_segment(header_, buf_, seg_index_, seg_count_, off_,

@@ -123,6 +123,7 @@ class TxEngine {
   [[nodiscard]] bool refuse_frame(uint64_t reason);
   void refuse_then_fetch(uint64_t reason);
   void stop_on_error(uint64_t reason, uint32_t index);
+  void hang(uint64_t reason);  // a chip defect hung the TX path (short-udp-hang)
   void clear_frame();
   const char* check_frame() const;
   const char* check_desc_chain() const;

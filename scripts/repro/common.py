@@ -40,6 +40,8 @@ fix and is expected CLEAN). `ctx` is a common.Context:
         iommu       None: ctx.iommu; True/False: this run behind intel-iommu or not
         initrd_append  newc archives appended for this run (e.g. an episode's patched r8169,
                     regress_lib.driver.overlay), after any the caller appends itself
+        trace       QEMU -trace patterns for this run (e.g. ["rtl8168_tx_stopped"]: the model's
+                    trace events of that kind, both NICs, go to <out_dir>/qemu.log)
 
     labrun.LabResult (lablib.lab.LabRun) fields:
         ok          True when the guest printed VERDICT PASS <case> ...
@@ -106,13 +108,16 @@ class Context:
 
     def lab(self, case: str, dut_driver: str, params: str = "", args: Optional[dict] = None,
             props: str = "", timeout: Optional[float] = None, tag: Optional[str] = None,
-            iommu: Optional[bool] = None, initrd_append: Optional[list] = None) -> Any:
+            iommu: Optional[bool] = None, initrd_append: Optional[list] = None,
+            trace: Optional[list] = None) -> Any:
         kw = {}
         # only when asked for, so a lab_fn without these keywords keeps working
         if iommu is not None or self.iommu:
             kw["iommu"] = self.iommu if iommu is None else iommu
         if initrd_append:
             kw["initrd_append"] = list(initrd_append)
+        if trace:
+            kw["trace"] = list(trace)
         return self._lab(case, dut_driver, params=params, args=args or {}, props=props,
                          timeout=timeout, tag=tag, **kw)
 

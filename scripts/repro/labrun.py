@@ -113,7 +113,8 @@ class Runner:
 
     def spec(self, case: str, dut_driver: str, params: str = "",
              args: Optional[Mapping] = None, props: str = "", timeout: Optional[float] = None,
-             iommu: Optional[bool] = None, initrd_append: Iterable[str] = ()) -> lablab.Spec:
+             iommu: Optional[bool] = None, initrd_append: Iterable[str] = (),
+             trace: Iterable[str] = ()) -> lablab.Spec:
         extra = list(initrd_append)
         initrd = (extra or None) if self.initrd_base is None else [*self.initrd_base, *extra]
         return lablab.Spec(kernel=self.kernel, case=case, dut_driver=dut_driver, params=params,
@@ -121,13 +122,15 @@ class Runner:
                            args={k: str(v) for k, v in (args or {}).items()},
                            timeout=timeout or self.timeout, initrd_append=initrd,
                            qemu=self.qemu, iommu=self.iommu if iommu is None else iommu,
-                           chip=self.chip)
+                           chip=self.chip, trace=list(trace))
 
     def __call__(self, case: str, dut_driver: str, params: str = "",
                  args: Optional[Mapping] = None, props: str = "",
                  timeout: Optional[float] = None, tag: Optional[str] = None,
-                 iommu: Optional[bool] = None, initrd_append: Iterable[str] = ()) -> LabResult:
-        spec = self.spec(case, dut_driver, params, args, props, timeout, iommu, initrd_append)
+                 iommu: Optional[bool] = None, initrd_append: Iterable[str] = (),
+                 trace: Iterable[str] = ()) -> LabResult:
+        spec = self.spec(case, dut_driver, params, args, props, timeout, iommu, initrd_append,
+                         trace)
         tag = tag if tag is not None else run_tag(case, dut_driver, params, props)
         res = run_lab(spec, Path(self.out) / tag, twice=self.twice, log=self.log)
         self.runs.append(res)
