@@ -342,7 +342,11 @@ static const char *prop_type(QTestState *qts, const char *name)
     return type;
 }
 
-/* Model parameters are typed properties; their values follow the chip. */
+/*
+ * Model parameters are typed properties; the ones not given follow the chip,
+ * a given one keeps its value though QEMU sets it before the chip (a -global
+ * is applied before the -device's own properties).
+ */
 static void test_properties(const void *data)
 {
     const Chip *chip = data;
@@ -350,7 +354,7 @@ static void test_properties(const void *data)
     Rtl r;
     QDict *rsp;
 
-    rtl_start(&r, chip, NULL);
+    rtl_start_full(&r, chip, NULL, "-global rtl8168.rx-fifo-size=4096");
     g_assert_cmpstr(prop_type(r.qts, "timing"), ==, "bool");
     g_assert_cmpstr(prop_type(r.qts, "lossy-txpoll"), ==, "bool");
     g_assert_cmpstr(prop_type(r.qts, "pcie-read-latency"), ==, "uint64");
@@ -369,6 +373,10 @@ static void test_properties(const void *data)
     rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
                     " 'property': 'timer-clock'}}");
     g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 125);
+    qobject_unref(rsp);
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                    " 'property': 'rx-fifo-size'}}");
+    g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 4096);
     qobject_unref(rsp);
     rtl_stop(&r);
 }
