@@ -378,7 +378,75 @@ static void test_properties(const void *data)
                     " 'property': 'rx-fifo-size'}}");
     g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 4096);
     qobject_unref(rsp);
+
+    /* A parameter cannot change under a running device; a wrong type is refused. */
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-set', 'arguments': {'path': 'nic0',"
+                    " 'property': 'rx-fifo-size', 'value': 8192}}");
+    g_assert(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"),
+                    "cannot be changed after the device is realized"));
+    qobject_unref(rsp);
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                    " 'property': 'rx-fifo-size'}}");
+    g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 4096);
+    qobject_unref(rsp);
+
+    /* The model's trace hash and event count (run-lab's determinism checks) */
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                    " 'property': 'x-trace-events'}}");
+    g_assert_cmpint(qdict_get_int(rsp, "return"), >, 0);
+    qobject_unref(rsp);
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                    " 'property': 'x-trace-hash'}}");
+    g_assert_cmpint(strlen(qdict_get_str(rsp, "return")), ==, 18);
+    g_assert(g_str_has_prefix(qdict_get_str(rsp, "return"), "0x"));
+    g_assert_cmpstr(qdict_get_str(rsp, "return"), !=, "0x0000000000000000");
+    qobject_unref(rsp);
     rtl_stop(&r);
+
+    /* x-pme=on: PME# from D0 and D3hot, PME_Enable writable */
+    rtl_start(&r, chip, ",x-pme=on");
+    g_assert_cmphex(qpci_config_readw(r.dev, 0x40 + PCI_PM_PMC) &
+                    (PCI_PM_CAP_PME_D0 | PCI_PM_CAP_PME_D3hot), ==,
+                    PCI_PM_CAP_PME_D0 | PCI_PM_CAP_PME_D3hot);
+    qpci_config_writew(r.dev, 0x40 + PCI_PM_CTRL, PCI_PM_CTRL_PME_ENABLE);
+    g_assert_cmphex(qpci_config_readw(r.dev, 0x40 + PCI_PM_CTRL) &
+                    PCI_PM_CTRL_PME_ENABLE, ==, PCI_PM_CTRL_PME_ENABLE);
+    rtl_stop(&r);
+}
+
+/*
+ * A property the model refuses stops QEMU at start-up with the model's message
+ * and exit status 1, whether QEMU or the model parses it, or the model only
+ * refuses the combination when it creates the device (realize).
+ */
+static void bad_start(const Chip *chip, const char *props, const char *want)
+{
+    g_autofree char *cmd = g_strdup_printf(
+        "%s -M q35 -nodefaults -display none -accel qtest "
+        "-device rtl8168,chip=%s,%s", g_getenv("QTEST_QEMU_BINARY"), chip->id,
+        props);
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    int status;
+
+    g_assert(g_spawn_command_line_sync(cmd, &out, &err, &status, NULL));
+    g_assert(g_spawn_check_wait_status(status, NULL) == FALSE);
+    g_assert_cmpint(WEXITSTATUS(status), ==, 1);
+    if (!strstr(err, want)) {
+        g_error("'%s': expected '%s' in: %s", props, want, err);
+    }
+}
+
+static void test_bad_properties(const void *data)
+{
+    const Chip *chip = data;
+
+    bad_start(chip, "timing=maybe", "'timing' expects");
+    bad_start(chip, "rx-fifo-size=big", "'rx-fifo-size' expects");
+    bad_start(chip, "rx-fifo-size=100",
+              "rtl8168: rx-fifo-size: expects an integer in [2048, 1048576]");
+    bad_start(chip, "faults=bogus", "unknown fault class 'bogus'");
+    bad_start(chip, "tx-fifo-size=2048", "rtl8168: tx-fifo-size must hold");
 }
 
 /* ---- reset values ----------------------------------------------------------- */
@@ -1501,6 +1569,7 @@ int main(int argc, char **argv)
 
     add("pci", test_pci);
     add("properties", test_properties);
+    add("bad-properties", test_bad_properties);
     add("reset-values", test_reset_values);
     add("intrstatus-w1c", test_intrstatus_w1c);
     add("cfg9346-lock", test_cfg9346_lock);
