@@ -45,9 +45,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(RTL8168State, RTL8168)
 /*
  * Chip identity (device ID, revision, subsystem, capability offsets) comes
  * from the model's profile table (rtl8168_config_pci_identity) at realize
- * time; the class defaults below only name the type before a chip is chosen.
+ * time; the class's device ID is the default chip's.
  */
-#define RTL8168_PCI_DEVICE_ID 0x8168 /* no PCI_DEVICE_ID_REALTEK_8168 in QEMU */
 #define RTL8168_IO_BAR 0
 #define RTL8168_MMIO_BAR 2
 
@@ -70,10 +69,11 @@ struct RTL8168State {
     rtl8168_rx_order *rx_order; /* RX order (see "RX order" below) */
 
     /*
-     * Model parameters set as properties, indexed like rtl8168_param_at();
-     * NULL = not set (the chip profile's default applies).
+     * The model's configuration, which the parameter properties set in any
+     * order (the model keeps them over a later "chip") and realize creates
+     * the device from.
      */
-    char **param;
+    rtl8168_config *cfg;
 
     /* x-pme: the PM capability advertises PME# (see rtl8168_add_pm_capability) */
     bool pme;
@@ -140,9 +140,8 @@ static void rtl8168_model_done(RTL8168State *s)
  * (MEMTX_ACCESS_ERROR: the model counts it and raises SYSErr) instead of
  * re-entering the model from its own callback. MMIO dispatch engages the
  * guard already; the timer (timing=on: most DMA happens there) and the net
- * layer's flush do not. Found by the qtest (tests/qtest/rtl8168-test.c,
- * dma-reentrancy): an RX buffer at the device's own BAR wrote the frame over
- * its registers.
+ * layer's flush do not. The qtest case dma-reentrancy aims RX and TX buffers
+ * at the device's own BAR.
  */
 static bool rtl8168_guard_enter(void *opaque)
 {
@@ -405,70 +404,37 @@ static NetClientInfo net_rtl8168_info = {
 
 /* ---- model parameters as QOM properties -------------------------------- */
 
-/* The chip profile's value for a parameter that was not set. */
-static char *rtl8168_param_effective(RTL8168State *s, size_t idx)
-{
-    const rtl8168_param_info *info = rtl8168_param_at(idx);
-    rtl8168_config *cfg;
-    char err[256];
-    char buf[256] = "";
-    size_t chip;
-
-    if (s->param[idx]) {
-        return g_strdup(s->param[idx]);
-    }
-    cfg = rtl8168_config_new();
-    for (chip = 0; chip < rtl8168_param_count(); chip++) {
-        if (s->param[chip] && !strcmp(rtl8168_param_at(chip)->name, "chip")) {
-            rtl8168_config_set(cfg, "chip", s->param[chip], err, sizeof(err));
-        }
-    }
-    rtl8168_config_get(cfg, info->name, buf, sizeof(buf));
-    rtl8168_config_free(cfg);
-    return g_strdup(buf);
-}
-
 /*
- * A parameter's QOM type follows the model's unit: "bool" parameters are
- * bool properties, every parameter with a unit (ns, bytes, MB/s, MHz) is an
- * integer (uint64: phy-an-time goes past 2^32 ns), and the rest ("chip",
- * "tx-mxdma" = auto|0..7) stay strings. -device rtl8168,help then shows
- * <bool>/<uint64>/<str> like other devices' typed properties.
+ * One property per model parameter (rtl8168_param_at()), of the QOM type
+ * of the parameter's kind, so -device rtl8168,help shows <bool>/<uint64>/<str>
+ * like other devices' typed properties; the value goes to the model as text,
+ * which checks it. uint64: phy-an-time goes past 2^32 ns.
  */
-typedef enum {
-    RTL8168_PARAM_STR,
-    RTL8168_PARAM_BOOL,
-    RTL8168_PARAM_UINT64,
-} RTL8168ParamKind;
-
-static RTL8168ParamKind rtl8168_param_kind(const rtl8168_param_info *info)
-{
-    if (!strcmp(info->unit, "bool")) {
-        return RTL8168_PARAM_BOOL;
-    }
-    return info->unit[0] ? RTL8168_PARAM_UINT64 : RTL8168_PARAM_STR;
-}
-
 static const char *const rtl8168_param_qom_type[] = {
-    [RTL8168_PARAM_STR] = "str",
+    [RTL8168_PARAM_TEXT] = "str",
     [RTL8168_PARAM_BOOL] = "bool",
-    [RTL8168_PARAM_UINT64] = "uint64",
+    [RTL8168_PARAM_UINT] = "uint64",
 };
+
+/* The longest value text a get returns (a fault schedule is the longest). */
+#define RTL8168_PARAM_TEXT_MAX 4096
 
 static void rtl8168_param_get(Object *obj, Visitor *v, const char *name,
                               void *opaque, Error **errp)
 {
-    size_t idx = (size_t)(uintptr_t)opaque;
-    g_autofree char *value = rtl8168_param_effective(RTL8168(obj), idx);
+    const rtl8168_param_info *info = opaque;
+    g_autofree char *value = g_malloc0(RTL8168_PARAM_TEXT_MAX);
     bool b;
     uint64_t u;
 
-    switch (rtl8168_param_kind(rtl8168_param_at(idx))) {
+    rtl8168_config_get(RTL8168(obj)->cfg, info->name, value,
+                       RTL8168_PARAM_TEXT_MAX);
+    switch (info->type) {
     case RTL8168_PARAM_BOOL:
         b = !strcmp(value, "on");
         visit_type_bool(v, name, &b, errp);
         break;
-    case RTL8168_PARAM_UINT64:
+    case RTL8168_PARAM_UINT:
         u = g_ascii_strtoull(value, NULL, 10);
         visit_type_uint64(v, name, &u, errp);
         break;
@@ -478,16 +444,13 @@ static void rtl8168_param_get(Object *obj, Visitor *v, const char *name,
     }
 }
 
-/*
- * Stored as the model's text form; values are range-checked by the model at
- * realize (one place for the rules).
- */
 static void rtl8168_param_set(Object *obj, Visitor *v, const char *name,
                               void *opaque, Error **errp)
 {
     RTL8168State *s = RTL8168(obj);
-    size_t idx = (size_t)(uintptr_t)opaque;
-    char *value;
+    const rtl8168_param_info *info = opaque;
+    g_autofree char *value = NULL;
+    char err[512];
     bool b;
     uint64_t u;
 
@@ -496,14 +459,14 @@ static void rtl8168_param_set(Object *obj, Visitor *v, const char *name,
                    "device is realized", name);
         return;
     }
-    switch (rtl8168_param_kind(rtl8168_param_at(idx))) {
+    switch (info->type) {
     case RTL8168_PARAM_BOOL:
         if (!visit_type_bool(v, name, &b, errp)) {
             return;
         }
         value = g_strdup(b ? "on" : "off");
         break;
-    case RTL8168_PARAM_UINT64:
+    case RTL8168_PARAM_UINT:
         if (!visit_type_uint64(v, name, &u, errp)) {
             return;
         }
@@ -515,14 +478,14 @@ static void rtl8168_param_set(Object *obj, Visitor *v, const char *name,
         }
         break;
     }
-    g_free(s->param[idx]);
-    s->param[idx] = value;
+    if (rtl8168_config_set(s->cfg, info->name, value, err, sizeof(err))) {
+        error_setg(errp, "rtl8168: %s", err);
+    }
 }
 
 /*
- * One property per model parameter (rtl8168_param_at()), typed as above,
- * described by the model's own documentation plus the default of the default
- * chip profile. Names QEMU already uses ("mac" comes from
+ * Described by the model's doc string, unit and range plus the default of the
+ * default chip profile. Names QEMU already uses ("mac" comes from
  * DEFINE_NIC_PROPERTIES) are skipped.
  */
 static void rtl8168_class_add_params(ObjectClass *klass)
@@ -533,69 +496,26 @@ static void rtl8168_class_add_params(ObjectClass *klass)
     for (i = 0; i < rtl8168_param_count(); i++) {
         const rtl8168_param_info *info = rtl8168_param_at(i);
         char def[256] = "";
+        g_autofree char *range = NULL;
         g_autofree char *desc = NULL;
-        RTL8168ParamKind kind;
 
         if (object_class_property_find(klass, info->name)) {
             continue;
         }
         rtl8168_config_get(defaults, info->name, def, sizeof(def));
-        kind = rtl8168_param_kind(info);
-        desc = g_strdup_printf("%s%s%s%s (default: %s)", info->description,
-                               kind == RTL8168_PARAM_UINT64 ? " [" : "",
-                               kind == RTL8168_PARAM_UINT64 ? info->unit : "",
-                               kind == RTL8168_PARAM_UINT64 ? "]" : "", def);
+        if (info->type == RTL8168_PARAM_UINT) {
+            range = g_strdup_printf(" [%s, %" PRIu64 "..%" PRIu64 "]",
+                                    info->unit, info->min, info->max);
+        }
+        desc = g_strdup_printf("%s%s (default: %s)", info->description,
+                               range ? range : "", def);
         object_class_property_add(klass, info->name,
-                                  rtl8168_param_qom_type[kind],
+                                  rtl8168_param_qom_type[info->type],
                                   rtl8168_param_get, rtl8168_param_set, NULL,
-                                  (void *)(uintptr_t)i);
+                                  (void *)info);
         object_class_property_set_description(klass, info->name, desc);
     }
     rtl8168_config_free(defaults);
-}
-
-/* Apply every set parameter named (or not named, with chip == false) "chip". */
-static bool rtl8168_apply_params(RTL8168State *s, rtl8168_config *cfg,
-                                 bool chip, Error **errp)
-{
-    char err[512];
-    size_t i;
-
-    for (i = 0; i < rtl8168_param_count(); i++) {
-        const char *name = rtl8168_param_at(i)->name;
-
-        if (!s->param[i] || chip != !strcmp(name, "chip")) {
-            continue;
-        }
-        if (rtl8168_config_set(cfg, name, s->param[i], err, sizeof(err))) {
-            error_setg(errp, "rtl8168: %s", err);
-            return false;
-        }
-    }
-    return true;
-}
-
-/*
- * "chip" first (it loads the profile's defaults), then every other set
- * parameter, then the MAC address from the NIC properties.
- */
-static rtl8168_config *rtl8168_build_config(RTL8168State *s, Error **errp)
-{
-    rtl8168_config *cfg = rtl8168_config_new();
-    g_autofree char *mac = qemu_mac_strdup_printf(s->conf.macaddr.a);
-    char err[512];
-
-    if (!rtl8168_apply_params(s, cfg, true, errp) ||
-        !rtl8168_apply_params(s, cfg, false, errp)) {
-        rtl8168_config_free(cfg);
-        return NULL;
-    }
-    if (rtl8168_config_set(cfg, "mac", mac, err, sizeof(err))) {
-        error_setg(errp, "rtl8168: %s", err);
-        rtl8168_config_free(cfg);
-        return NULL;
-    }
-    return cfg;
 }
 
 /* ---- PCI --------------------------------------------------------------- */
@@ -628,13 +548,13 @@ static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
  * QEMU's endpoint defaults: the acceptable latencies (Device Capabilities),
  * ASPM support and exit latencies (Link Capabilities), and for profiles that
  * model ASPM L1 a writable ASPM Control and ASPM entrance latency byte
- * (0x70f, r8169 rtl_set_aspm_entry_latency; power-on 0x27 like the model).
+ * (r8169 rtl_set_aspm_entry_latency), at the model's offset and power-on value.
  */
-#define RTL8168_ASPM_ENTRY_LATENCY 0x70f
 static void rtl8168_apply_pcie_aspm(PCIDevice *pdev,
                                     const rtl8168_pci_identity *id)
 {
     uint8_t *exp = pdev->config + pdev->exp.exp_cap;
+    uint16_t lat = id->aspm_entry_latency_offset;
 
     if (id->pcie_devcap_set || id->pcie_lnkcap_set) {
         pci_long_test_and_set_mask(exp + PCI_EXP_DEVCAP, id->pcie_devcap_set);
@@ -647,9 +567,9 @@ static void rtl8168_apply_pcie_aspm(PCIDevice *pdev,
     if (id->aspm_control_writable) {
         pci_word_test_and_set_mask(pdev->wmask + pdev->exp.exp_cap +
                                    PCI_EXP_LNKCTL, PCI_EXP_LNKCTL_ASPMC);
-        if (pci_config_size(pdev) > RTL8168_ASPM_ENTRY_LATENCY) {
-            pdev->config[RTL8168_ASPM_ENTRY_LATENCY] = 0x27;
-            pdev->wmask[RTL8168_ASPM_ENTRY_LATENCY] = 0xff;
+        if (pci_config_size(pdev) > lat) {
+            pdev->config[lat] = id->aspm_entry_latency_reset;
+            pdev->wmask[lat] = 0xff;
         }
     }
 }
@@ -706,7 +626,8 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
 {
     RTL8168State *s = RTL8168(pdev);
     DeviceState *d = DEVICE(pdev);
-    rtl8168_config *cfg;
+    rtl8168_config *cfg = s->cfg;
+    g_autofree char *mac = NULL;
     rtl8168_pci_identity id;
     char err[512];
     const rtl8168_host_ops ops = {
@@ -733,8 +654,9 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
     };
 
     qemu_macaddr_default_if_unset(&s->conf.macaddr);
-    cfg = rtl8168_build_config(s, errp);
-    if (!cfg) {
+    mac = qemu_mac_strdup_printf(s->conf.macaddr.a);
+    if (rtl8168_config_set(cfg, "mac", mac, err, sizeof(err))) {
+        error_setg(errp, "rtl8168: %s", err);
         return;
     }
 
@@ -749,10 +671,10 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
     pci_set_word(pdev->config + PCI_SUBSYSTEM_ID, id.subsystem_id);
 
     if (!rtl8168_add_pm_capability(pdev, id.pm_offset, s->pme, errp)) {
-        goto fail_cfg;
+        return;
     }
     if (!rtl8168_add_msi_capability(pdev, id.msi_offset, errp)) {
-        goto fail_cfg;
+        return;
     }
     if (pcie_endpoint_cap_init(pdev, id.pcie_offset) < 0) {
         error_setg(errp, "rtl8168: cannot add the PCI Express capability");
@@ -787,7 +709,6 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
         pcie_cap_exit(pdev);
         goto fail_msi;
     }
-    rtl8168_config_free(cfg);
     if (qemu_get_queue(s->nic)->link_down) {
         rtl8168_set_link(s->dev, rtl8168_now(), false);
     }
@@ -797,8 +718,6 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
 
 fail_msi:
     msi_uninit(pdev);
-fail_cfg:
-    rtl8168_config_free(cfg);
 }
 
 static void rtl8168_exit(PCIDevice *pdev)
@@ -894,18 +813,14 @@ static const Property rtl8168_properties[] = {
 
 static void rtl8168_instance_init(Object *obj)
 {
-    RTL8168(obj)->param = g_new0(char *, rtl8168_param_count());
+    RTL8168(obj)->cfg = rtl8168_config_new_any_order();
 }
 
 static void rtl8168_instance_finalize(Object *obj)
 {
     RTL8168State *s = RTL8168(obj);
-    size_t i;
 
-    for (i = 0; i < rtl8168_param_count(); i++) {
-        g_free(s->param[i]);
-    }
-    g_free(s->param);
+    rtl8168_config_free(s->cfg);
     g_free(s->state);
 }
 
@@ -1051,11 +966,15 @@ static void rtl8168_class_init(ObjectClass *klass, void *data)
     DeviceClass *dc = DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    rtl8168_config *defaults = rtl8168_config_new();
+    rtl8168_pci_identity id = { 0 };
 
     k->realize = rtl8168_realize;
     k->exit = rtl8168_exit;
-    k->vendor_id = PCI_VENDOR_ID_REALTEK;
-    k->device_id = RTL8168_PCI_DEVICE_ID; /* realize sets the profile's */
+    rtl8168_config_pci_identity(defaults, &id);
+    rtl8168_config_free(defaults);
+    k->vendor_id = id.vendor_id;
+    k->device_id = id.device_id; /* realize sets the chosen chip's */
     k->class_id = PCI_CLASS_NETWORK_ETHERNET;
     k->romfile = "";
 

@@ -4,14 +4,18 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "config.h"
 #include "device.h"
+#include "pcie_link.h"
 #include "rtl8168/rtl8168.h"
 #include "stats.h"
 
 struct rtl8168_config {
   rtl8168sim::Config cfg;
+  bool any_order = false;
+  std::vector<std::string> explicit_set;  // any_order: the parameters set, "chip" aside
 };
 
 struct rtl8168 {
@@ -31,6 +35,11 @@ void set_err(char* err, size_t errlen, const std::string& msg) {
 extern "C" {
 
 rtl8168_config* rtl8168_config_new(void) { return new (std::nothrow) rtl8168_config(); }
+rtl8168_config* rtl8168_config_new_any_order(void) {
+  rtl8168_config* cfg = rtl8168_config_new();
+  if (cfg) cfg->any_order = true;
+  return cfg;
+}
 void rtl8168_config_free(rtl8168_config* cfg) { delete cfg; }
 
 static rtl8168_pci_identity pci_identity(const rtl8168sim::PciIdentity& p) {
@@ -41,7 +50,9 @@ static rtl8168_pci_identity pci_identity(const rtl8168sim::PciIdentity& p) {
       a.l1 ? (3u << 10 | uint32_t{a.l0s_exit} << 12 | uint32_t{a.l1_exit} << 15) : 0;
   return rtl8168_pci_identity{p.vendor_id, p.device_id, p.subsystem_vendor_id, p.subsystem_id,
                               p.revision,  p.pm_offset, p.msi_offset,          p.pcie_offset,
-                              devcap,      lnkcap,      a.l1,                p.mmio_size};
+                              devcap,      lnkcap,      a.l1,                p.mmio_size,
+                              rtl8168sim::PcieLink::kEntryLatencyOffset,
+                              rtl8168sim::PcieLink::kEntryLatencyReset};
 }
 
 void rtl8168_config_pci_identity(const rtl8168_config* cfg, rtl8168_pci_identity* out) {
@@ -91,7 +102,9 @@ int rtl8168_config_set(rtl8168_config* cfg, const char* name, const char* value,
     set_err(err, errlen, "rtl8168_config_set: null argument");
     return -1;
   }
-  const std::string msg = rtl8168sim::config_set(cfg->cfg, name, value);
+  const std::string msg =
+      cfg->any_order ? rtl8168sim::config_set_any_order(cfg->cfg, cfg->explicit_set, name, value)
+                     : rtl8168sim::config_set(cfg->cfg, name, value);
   if (!msg.empty()) {
     set_err(err, errlen, msg);
     return -1;
@@ -109,9 +122,8 @@ int rtl8168_config_get(const rtl8168_config* cfg, const char* name, char* buf, s
 size_t rtl8168_param_count(void) { return rtl8168sim::param_count(); }
 
 const rtl8168_param_info* rtl8168_param_at(size_t index) {
-  static_assert(sizeof(rtl8168_param_info) == sizeof(rtl8168sim::ParamDoc));
   if (index >= rtl8168sim::param_count()) return nullptr;
-  return reinterpret_cast<const rtl8168_param_info*>(&rtl8168sim::param_doc(index));
+  return &rtl8168sim::param_doc(index);
 }
 
 rtl8168* rtl8168_create(const rtl8168_config* cfg, const rtl8168_host_ops* ops, char* err,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <functional>
@@ -53,11 +54,19 @@ std::string parse_bool(const std::string& s, bool& v) {
 
 std::string on_off(bool b) { return b ? "on" : "off"; }
 
+constexpr ParamDoc text_doc(const char* name, const char* desc) {
+  return {name, "", desc, RTL8168_PARAM_TEXT, 0, 0};
+}
+
+constexpr ParamDoc bool_doc(const char* name, const char* desc) {
+  return {name, "bool", desc, RTL8168_PARAM_BOOL, 0, 0};
+}
+
 template <typename T>
 Param uint_param(const char* name, const char* unit, const char* desc, T TimingParams::*field,
                  uint64_t min, uint64_t max) {
   return Param{
-      {name, unit, desc},
+      {name, unit, desc, RTL8168_PARAM_UINT, min, max},
       [=](Config& c, const std::string& s) -> std::string {
         uint64_t v;
         if (!parse_u64(s, v) || v < min || v > max) {
@@ -71,7 +80,7 @@ Param uint_param(const char* name, const char* unit, const char* desc, T TimingP
 }
 
 Param mxdma_param(const char* name, const char* desc, int Config::*field) {
-  return Param{{name, "", desc},
+  return Param{text_doc(name, desc),
                [=](Config& c, const std::string& s) -> std::string {
                  uint64_t v;
                  if (s == "auto") {
@@ -91,7 +100,7 @@ Param mxdma_param(const char* name, const char* desc, int Config::*field) {
 
 const std::vector<Param>& params() {
   static const std::vector<Param> table = {
-      {{"chip", "", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4; 8168evl = RTL8168evl/8111evl, XID 0x2c8; 8168h = RTL8168h/8111h, XID 0x541; 8125b = RTL8125B, XID 0x641)"},
+      {text_doc("chip", "Chip profile; sets identity and every default below (8168c = RTL8168c/8111c, XID 0x3c4; 8168evl = RTL8168evl/8111evl, XID 0x2c8; 8168h = RTL8168h/8111h, XID 0x541; 8125b = RTL8125B, XID 0x641)"),
        [](Config& c, const std::string& s) -> std::string {
          const ChipProfile* p = find_profile(s);
          if (!p) return "unknown chip '" + s + "' (known: " + std::string(profile_ids()) + ")";
@@ -101,7 +110,7 @@ const std::vector<Param>& params() {
          return {};
        },
        [](const Config& c) { return std::string(c.profile->id); }},
-      {{"mac", "", "Station address loaded into IDR0-5 at power-on (aa:bb:cc:dd:ee:ff)"},
+      {text_doc("mac", "Station address loaded into IDR0-5 at power-on (aa:bb:cc:dd:ee:ff)"),
        [](Config& c, const std::string& s) -> std::string {
          unsigned b[6];
          char tail;
@@ -119,16 +128,16 @@ const std::vector<Param>& params() {
                        c.mac[2], c.mac[3], c.mac[4], c.mac[5]);
          return std::string(buf);
        }},
-      {{"timing", "bool", "on: cycle-approximate timing; off: functional mode (zero latency, same code path)"},
+      {bool_doc("timing", "on: cycle-approximate timing; off: functional mode (zero latency, same code path)"),
        [](Config& c, const std::string& s) { return parse_bool(s, c.timing); },
        [](const Config& c) { return on_off(c.timing); }},
-      {{"lossy-txpoll", "bool", "Quirk: NPQ doorbells while the TX engine is busy are lost (RTL8111b/8168, r8169 '8168 hack')"},
+      {bool_doc("lossy-txpoll", "Quirk: NPQ doorbells while the TX engine is busy are lost (RTL8111b/8168, r8169 '8168 hack')"),
        [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.lossy_txpoll); },
        [](const Config& c) { return on_off(c.quirks.lossy_txpoll); }},
-      {{"evl-short-csum", "bool", "Quirk (8168evl): a frame < 60 bytes padded by the chip with checksum offload gets a checksum over the padded length (r8169 rtl_quirk_packet_padto)"},
+      {bool_doc("evl-short-csum", "Quirk (8168evl): a frame < 60 bytes padded by the chip with checksum offload gets a checksum over the padded length (r8169 rtl_quirk_packet_padto)"),
        [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.evl_short_csum); },
        [](const Config& c) { return on_off(c.quirks.evl_short_csum); }},
-      {{"evl-tso-defects", "bool", "Quirk (8168evl): TSO output wrong with IPv4/TCP options or a last SG fragment <= 6 bytes (r8169 rtl8168evl_fix_tso)"},
+      {bool_doc("evl-tso-defects", "Quirk (8168evl): TSO output wrong with IPv4/TCP options or a last SG fragment <= 6 bytes (r8169 rtl8168evl_fix_tso)"),
        [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.evl_tso_defects); },
        [](const Config& c) { return on_off(c.quirks.evl_tso_defects); }},
       mxdma_param("tx-mxdma", "Force the TX DMA burst (TxConfig MXDMA) regardless of the register: auto or 0..7", &Config::tx_mxdma),
@@ -155,7 +164,7 @@ const std::vector<Param>& params() {
       // The fuzz target picks the parameters before `faults` by index too;
       // parameters added later go after it, so that an index keeps naming
       // the parameter it named when the corpus was written.
-      {{"faults", "", "Fault schedule installed at every power-on/PCI reset, faults separated by ';' (docs/FAULTS.md: e.g. 'dma-read:nth=5;link:at=5ms,down'); empty: none"},
+      {text_doc("faults", "Fault schedule installed at every power-on/PCI reset, faults separated by ';' (docs/FAULTS.md: e.g. 'dma-read:nth=5;link:at=5ms,down'); empty: none"),
        [](Config& c, const std::string& s) -> std::string {
          std::vector<FaultSpec> list;
          std::string err = parse_fault_list(s, list);
@@ -168,7 +177,7 @@ const std::vector<Param>& params() {
       uint_param("gphy-ocp-time", "ns", "One PHY register access through GPHY_OCP, command to completion flag (8168g class)", &TimingParams::gphy_ocp_time, 0, 1'000'000),
       uint_param("ll-init-time", "ns", "MCU link-list re-initialisation after a MAC OCP 0xe8de write: LINK_LIST_RDY low this long (8168g class)", &TimingParams::ll_init_time, 0, 1'000'000),
       uint_param("aspm-l1-exit-time", "ns", "PCIe ASPM L1 exit: from the wake to the chip's first TLP (profiles that model L1: 8168h)", &TimingParams::aspm_l1_exit_time, 0, 1'000'000),
-      {{"aspm-l1-txpoll-lost", "bool", "Quirk (8168h): a TxPoll doorbell that finds the link in ASPM L1 wakes the link but does not start the transmitter (docs/HISTORY.md 'ASPM L1 TX timeouts')"},
+      {bool_doc("aspm-l1-txpoll-lost", "Quirk (8168h): a TxPoll doorbell that finds the link in ASPM L1 wakes the link but does not start the transmitter (docs/HISTORY.md 'ASPM L1 TX timeouts')"),
        [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.aspm_l1_txpoll_lost); },
        [](const Config& c) { return on_off(c.quirks.aspm_l1_txpoll_lost); }},
       {{"short-udp-hang", "bool", "Quirk (8125b): a UDP frame < 175 bytes with < 8 bytes after the IP header, or < 47 to port 319/320, hangs the TX path until the transmitter is restarted (r8169 rtl8125_quirk_udp_padto; docs/HISTORY.md 'RTL8125 short UDP')"},
@@ -192,6 +201,27 @@ std::string config_set(Config& cfg, const std::string& name, const std::string& 
   if (!p) return "unknown parameter '" + name + "'";
   std::string err = p->set(cfg, value);
   if (!err.empty()) return name + ": " + err;
+  return {};
+}
+
+std::string config_set_any_order(Config& cfg, std::vector<std::string>& explicit_set,
+                                 const std::string& name, const std::string& value) {
+  const Config before = cfg;
+  std::string err = config_set(cfg, name, value);
+  if (!err.empty()) return err;
+  if (name != "chip") {
+    if (std::find(explicit_set.begin(), explicit_set.end(), name) == explicit_set.end()) {
+      explicit_set.push_back(name);
+    }
+    return {};
+  }
+  // Every value was accepted when it was set and no range depends on the chip.
+  for (const std::string& kept : explicit_set) {
+    std::string v;
+    config_get(before, kept, v);
+    err = config_set(cfg, kept, v);
+    if (!err.empty()) return err;
+  }
   return {};
 }
 

@@ -7,6 +7,9 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "rtl8168/rtl8168.h"
 
 #include "profile.h"
 #include "timing.h"
@@ -34,11 +37,15 @@ std::string config_set(Config& cfg, const std::string& name, const std::string& 
 // Textual value; false for an unknown name.
 bool config_get(const Config& cfg, const std::string& name, std::string& out);
 
-struct ParamDoc {
-  const char* name;
-  const char* unit;
-  const char* description;
-};
+// Set by name where parameters come in any order (QEMU's properties): a
+// "chip" keeps the values of the parameters named in `explicit_set`, which
+// records every other parameter set through it.
+std::string config_set_any_order(Config& cfg, std::vector<std::string>& explicit_set,
+                                 const std::string& name, const std::string& value);
+
+// A parameter's name, unit, doc string, type and range (the C API's
+// rtl8168_param_info).
+using ParamDoc = rtl8168_param_info;
 size_t param_count();
 const ParamDoc& param_doc(size_t i);
 

@@ -91,6 +91,90 @@ TEST(ApiConfig, ChipLoadsProfileDefaults) {
   EXPECT_EQ(c.get("lossy-txpoll"), "on") << "lossy-txpoll is on by default for this profile";
 }
 
+// Each parameter's kind and range are what its setter accepts: a host that
+// types its options from the table (QEMU's properties) then never offers a
+// value the model refuses, nor refuses one it takes.
+TEST(ApiConfig, TypeAndRangeMatchWhatTheParameterAccepts) {
+  Cfg c;
+  size_t uints = 0, bools = 0;
+  for (size_t i = 0; i < rtl8168_param_count(); ++i) {
+    const rtl8168_param_info* p = rtl8168_param_at(i);
+    SCOPED_TRACE(p->name);
+    switch (p->type) {
+      case RTL8168_PARAM_UINT:
+        ++uints;
+        EXPECT_LE(p->min, p->max);
+        EXPECT_GT(strlen(p->unit), 0u);
+        EXPECT_EQ(c.set(p->name, std::to_string(p->min).c_str()), 0) << c.err;
+        EXPECT_EQ(c.get(p->name), std::to_string(p->min));
+        EXPECT_EQ(c.set(p->name, std::to_string(p->max).c_str()), 0) << c.err;
+        EXPECT_EQ(c.get(p->name), std::to_string(p->max));
+        EXPECT_EQ(c.set(p->name, std::to_string(p->max + 1).c_str()), -1);
+        if (p->min > 0) {
+          EXPECT_EQ(c.set(p->name, std::to_string(p->min - 1).c_str()), -1);
+        }
+        EXPECT_EQ(c.set(p->name, "on"), -1);
+        break;
+      case RTL8168_PARAM_BOOL:
+        ++bools;
+        EXPECT_STREQ(p->unit, "bool");
+        EXPECT_EQ(p->min, 0u);
+        EXPECT_EQ(p->max, 0u);
+        EXPECT_EQ(c.set(p->name, "on"), 0) << c.err;
+        EXPECT_EQ(c.get(p->name), "on");
+        EXPECT_EQ(c.set(p->name, "off"), 0) << c.err;
+        EXPECT_EQ(c.get(p->name), "off");
+        EXPECT_EQ(c.set(p->name, "2"), -1);
+        break;
+      case RTL8168_PARAM_TEXT:
+        EXPECT_STREQ(p->unit, "");
+        EXPECT_EQ(p->min, 0u);
+        EXPECT_EQ(p->max, 0u);
+        break;
+      default:
+        ADD_FAILURE() << "unknown type " << p->type;
+    }
+  }
+  EXPECT_GT(uints, 0u);
+  EXPECT_GT(bools, 0u);
+  EXPECT_EQ(rtl8168_param_at(0)->type, RTL8168_PARAM_TEXT) << "chip";
+}
+
+// rtl8168_config_new_any_order: what was set explicitly survives a later
+// chip, the rest follows the chip; rtl8168_config_new's chip loads every default.
+TEST(ApiConfig, AnyOrderKeepsExplicitValuesOverALaterChip) {
+  Cfg plain;
+  Cfg any;
+  rtl8168_config_free(any.cfg);
+  any.cfg = rtl8168_config_new_any_order();
+  ASSERT_NE(any.cfg, nullptr);
+  for (Cfg* c : {&plain, &any}) {
+    ASSERT_EQ(c->set("tx-fifo-size", "4096"), 0) << c->err;
+    ASSERT_EQ(c->set("lossy-txpoll", "on"), 0) << c->err;
+    ASSERT_EQ(c->set("faults", "link:at=5ms,down"), 0) << c->err;
+    ASSERT_EQ(c->set("chip", "8168evl"), 0) << c->err;
+    EXPECT_EQ(c->get("chip"), "8168evl");
+    EXPECT_EQ(c->get("evl-short-csum"), "on") << "not set: the chip's default";
+    EXPECT_EQ(c->get("faults"), "link:down,at=5000000,count=1") << "the chip keeps it (canonical text)";
+  }
+  EXPECT_EQ(any.get("tx-fifo-size"), "4096");
+  EXPECT_EQ(any.get("lossy-txpoll"), "on");
+  Cfg evl;
+  ASSERT_EQ(evl.set("chip", "8168evl"), 0);
+  EXPECT_EQ(plain.get("tx-fifo-size"), evl.get("tx-fifo-size"));
+  EXPECT_EQ(plain.get("lossy-txpoll"), evl.get("lossy-txpoll"));
+  EXPECT_NE(evl.get("tx-fifo-size"), "4096") << "the test must tell the two apart";
+
+  // A refused value is not recorded; a second chip keeps the explicit ones too.
+  EXPECT_EQ(any.set("rx-fifo-size", "1"), -1);
+  ASSERT_EQ(any.set("chip", "8168c"), 0) << any.err;
+  EXPECT_EQ(any.get("tx-fifo-size"), "4096");
+  EXPECT_EQ(any.get("evl-short-csum"), "off");
+  Cfg c8168;
+  ASSERT_EQ(c8168.set("chip", "8168c"), 0);
+  EXPECT_EQ(any.get("rx-fifo-size"), c8168.get("rx-fifo-size"));
+}
+
 TEST(ApiConfig, RejectsUnknownNamesAndBadValuesWithMessage) {
   Cfg c;
   ASSERT_EQ(c.set("chip", "8168c"), 0) << c.err;

@@ -292,7 +292,7 @@ TEST(ApiFault, SpuriousIrqRaisesUnsolicitedBitsOnSchedule) {
   nic.host.run_until(t0 + 99'999);
   EXPECT_EQ(nic.host.r16(kIntrStatus), 0);
   nic.host.run_until(t0 + 100'000);
-  EXPECT_EQ(nic.host.r16(kIntrStatus), kSYSErr | kRxOK) << "SYSErr with RxOK (issue 18)";
+  EXPECT_EQ(nic.host.r16(kIntrStatus), kSYSErr | kRxOK) << "SYSErr with RxOK";
   EXPECT_EQ(nic.host.msi_times.size(), msi0 + 1);
   nic.host.w16(kIntrStatus, 0xffff);
   nic.host.run_until(t0 + 10'000'000);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Reliability defects found from outside (issue 7), one regression test each:
+// Reliability defects found from outside, one regression test each:
 // state blobs after SG traffic, hostile (mutated) state blobs, work
 // amplification by a TSO descriptor whose write-back fails, statistics after
 // a PCI reset, and API misuse. Each test failed on the model before its fix.

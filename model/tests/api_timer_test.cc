@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The chip timer (datasheet TCTR/TimerInt, issue 7 defect 6): TCTR is a
+// The chip timer (datasheet TCTR/TimerInt): TCTR is a
 // free-running 32-bit counter at the timer clock (parameter timer-clock,
 // 125 MHz by default) that any write restarts from 0; a non-zero TimerInt
 // latches PCSTimeout (IntrStatus bit 14) each time the count reaches it and

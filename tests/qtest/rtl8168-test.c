@@ -342,7 +342,27 @@ static const char *prop_type(QTestState *qts, const char *name)
     return type;
 }
 
-/* Model parameters are typed properties; their values follow the chip. */
+/* qom-get of nic0's property: the QMP response (its "return"). */
+static QDict *qom_get(QTestState *qts, const char *prop)
+{
+    return qtest_qmp(qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
+                     " 'property': %s}}", prop);
+}
+
+static int64_t qom_get_int(QTestState *qts, const char *prop)
+{
+    QDict *rsp = qom_get(qts, prop);
+    int64_t v = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return v;
+}
+
+/*
+ * Model parameters are typed properties; the ones not given follow the chip,
+ * a given one keeps its value though QEMU sets it before the chip (a -global
+ * is applied before the -device's own properties).
+ */
 static void test_properties(const void *data)
 {
     const Chip *chip = data;
@@ -350,7 +370,7 @@ static void test_properties(const void *data)
     Rtl r;
     QDict *rsp;
 
-    rtl_start(&r, chip, NULL);
+    rtl_start_full(&r, chip, NULL, "-global rtl8168.rx-fifo-size=4096");
     g_assert_cmpstr(prop_type(r.qts, "timing"), ==, "bool");
     g_assert_cmpstr(prop_type(r.qts, "lossy-txpoll"), ==, "bool");
     g_assert_cmpstr(prop_type(r.qts, "pcie-read-latency"), ==, "uint64");
@@ -358,19 +378,76 @@ static void test_properties(const void *data)
     g_assert_cmpstr(prop_type(r.qts, "chip"), ==, "str");
     g_assert_cmpstr(prop_type(r.qts, "tx-mxdma"), ==, "str");
 
-    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get',"
-                    " 'arguments': {'path': 'nic0', 'property': 'chip'}}");
+    rsp = qom_get(r.qts, "chip");
     g_assert_cmpstr(qdict_get_str(rsp, "return"), ==, chip->id);
     qobject_unref(rsp);
-    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
-                    " 'property': 'evl-short-csum'}}");
+    rsp = qom_get(r.qts, "evl-short-csum");
     g_assert_cmpint(qdict_get_bool(rsp, "return"), ==, evl);
     qobject_unref(rsp);
-    rsp = qtest_qmp(r.qts, "{'execute': 'qom-get', 'arguments': {'path': 'nic0',"
-                    " 'property': 'timer-clock'}}");
-    g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 125);
+    g_assert_cmpint(qom_get_int(r.qts, "timer-clock"), ==, 125);
+    g_assert_cmpint(qom_get_int(r.qts, "rx-fifo-size"), ==, 4096);
+
+    /* A parameter cannot change under a running device. */
+    rsp = qtest_qmp(r.qts, "{'execute': 'qom-set', 'arguments': {'path': 'nic0',"
+                    " 'property': 'rx-fifo-size', 'value': 8192}}");
+    g_assert(strstr(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"),
+                    "cannot be changed after the device is realized"));
+    qobject_unref(rsp);
+    g_assert_cmpint(qom_get_int(r.qts, "rx-fifo-size"), ==, 4096);
+
+    /* The model's trace hash and event count (run-lab's determinism checks) */
+    g_assert_cmpint(qom_get_int(r.qts, "x-trace-events"), >, 0);
+    rsp = qom_get(r.qts, "x-trace-hash");
+    g_assert_cmpint(strlen(qdict_get_str(rsp, "return")), ==, 18);
+    g_assert(g_str_has_prefix(qdict_get_str(rsp, "return"), "0x"));
+    g_assert_cmpstr(qdict_get_str(rsp, "return"), !=, "0x0000000000000000");
     qobject_unref(rsp);
     rtl_stop(&r);
+
+    /* x-pme=on: PME# from D0 and D3hot, PME_Enable writable */
+    rtl_start(&r, chip, ",x-pme=on");
+    g_assert_cmphex(qpci_config_readw(r.dev, 0x40 + PCI_PM_PMC) &
+                    (PCI_PM_CAP_PME_D0 | PCI_PM_CAP_PME_D3hot), ==,
+                    PCI_PM_CAP_PME_D0 | PCI_PM_CAP_PME_D3hot);
+    qpci_config_writew(r.dev, 0x40 + PCI_PM_CTRL, PCI_PM_CTRL_PME_ENABLE);
+    g_assert_cmphex(qpci_config_readw(r.dev, 0x40 + PCI_PM_CTRL) &
+                    PCI_PM_CTRL_PME_ENABLE, ==, PCI_PM_CTRL_PME_ENABLE);
+    rtl_stop(&r);
+}
+
+/*
+ * A property the model refuses stops QEMU at start-up with the model's message
+ * and exit status 1, whether QEMU or the model parses it, or the model only
+ * refuses the combination when it creates the device (realize).
+ */
+static void bad_start(const Chip *chip, const char *props, const char *want)
+{
+    g_autofree char *cmd = g_strdup_printf(
+        "%s -M q35 -nodefaults -display none -accel qtest "
+        "-device rtl8168,chip=%s,%s", g_getenv("QTEST_QEMU_BINARY"), chip->id,
+        props);
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    int status;
+
+    g_assert(g_spawn_command_line_sync(cmd, &out, &err, &status, NULL));
+    g_assert(WIFEXITED(status));
+    g_assert_cmpint(WEXITSTATUS(status), ==, 1);
+    if (!strstr(err, want)) {
+        g_error("'%s': expected '%s' in: %s", props, want, err);
+    }
+}
+
+static void test_bad_properties(const void *data)
+{
+    const Chip *chip = data;
+
+    bad_start(chip, "timing=maybe", "'timing' expects");
+    bad_start(chip, "rx-fifo-size=big", "'rx-fifo-size' expects");
+    bad_start(chip, "rx-fifo-size=100",
+              "rtl8168: rx-fifo-size: expects an integer in [2048, 1048576]");
+    bad_start(chip, "faults=bogus", "unknown fault class 'bogus'");
+    bad_start(chip, "tx-fifo-size=2048", "rtl8168: tx-fifo-size must hold");
 }
 
 /* ---- reset values ----------------------------------------------------------- */
@@ -1493,6 +1570,7 @@ int main(int argc, char **argv)
 
     add("pci", test_pci);
     add("properties", test_properties);
+    add("bad-properties", test_bad_properties);
     add("reset-values", test_reset_values);
     add("intrstatus-w1c", test_intrstatus_w1c);
     add("cfg9346-lock", test_cfg9346_lock);

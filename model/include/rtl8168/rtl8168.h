@@ -111,6 +111,12 @@ typedef struct rtl8168_host_ops {
 typedef struct rtl8168_config rtl8168_config;
 
 rtl8168_config *rtl8168_config_new(void);
+/* A configuration whose parameters may be set in any order (QEMU's
+ * properties): a "chip" set after other parameters loads its profile's
+ * defaults only for the parameters not set explicitly, so the result is the
+ * same as with "chip" first. rtl8168_config_new's "chip" loads every default
+ * (the bench, the fuzz target and the vfio-user server set it first). */
+rtl8168_config *rtl8168_config_new_any_order(void);
 void rtl8168_config_free(rtl8168_config *cfg);
 
 /* Set a parameter from its textual value ("chip"="8168c", "timing"="on",
@@ -125,11 +131,21 @@ int rtl8168_config_set(rtl8168_config *cfg, const char *name, const char *value,
  * for an unknown name. */
 int rtl8168_config_get(const rtl8168_config *cfg, const char *name, char *buf, size_t buflen);
 
+/* What kind of value a parameter takes: a host that has typed options (QEMU's
+ * properties) maps the kind to its own type and still passes the value as text. */
+typedef enum rtl8168_param_type {
+  RTL8168_PARAM_TEXT = 0, /* text the model parses ("chip", "mac", "faults", "tx-mxdma") */
+  RTL8168_PARAM_BOOL = 1, /* on|off (also true/false, 1/0, yes/no) */
+  RTL8168_PARAM_UINT = 2, /* a decimal integer in [min, max], in `unit` */
+} rtl8168_param_type;
+
 /* Introspection for --help and QEMU property docs: parameters 0..count-1. */
 typedef struct rtl8168_param_info {
   const char *name;         /* e.g. "pcie-read-latency" */
   const char *unit;         /* e.g. "ns", "bytes", "bool", "" */
   const char *description;  /* one line, cites where the value comes from */
+  rtl8168_param_type type;
+  uint64_t min, max;        /* RTL8168_PARAM_UINT: the accepted range; else 0 */
 } rtl8168_param_info;
 
 size_t rtl8168_param_count(void);
@@ -155,6 +171,10 @@ typedef struct rtl8168_pci_identity {
   /* Size of the MMIO BAR: RTL8168_MMIO_SIZE for the 8168s, 64 KiB for the
    * RTL8125, whose registers fill it. */
   uint32_t mmio_size;
+  /* aspm_control_writable: where the ASPM entrance latency byte sits in
+   * configuration space (0x70f) and its power-on value. */
+  uint16_t aspm_entry_latency_offset;
+  uint8_t aspm_entry_latency_reset;
 } rtl8168_pci_identity;
 
 void rtl8168_config_pci_identity(const rtl8168_config *cfg, rtl8168_pci_identity *out);
