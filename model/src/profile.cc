@@ -196,7 +196,13 @@ constexpr ChipProfile k8125b{
             .pm_offset = 0x40,
             .msi_offset = 0x50,
             .pcie_offset = 0x70,
-            .mmio_size = reg::kWindow8125},
+            .mmio_size = reg::kWindow8125,
+            // lspci -vv of an RTL8125 (rev 05): "Region 4: Memory ... (64-bit,
+            // non-prefetchable) [size=16K]", "Capabilities: [b0] MSI-X: Count=32,
+            // Vector table: BAR=4 offset=00000000, PBA: BAR=4 offset=00000800";
+            // Realtek r8125 R8125_MAX_MSIX_VEC_8125B 32.
+            .msix = {.offset = 0xb0, .vectors = 32, .bar = 4, .bar_size = 16384,
+                     .table_offset = 0, .pba_offset = 0x800}},
     .regs = &kRegLayout8125,
     .reg_window = reg::kWindow8125,
     .irq = k8125Irq,
