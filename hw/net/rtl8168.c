@@ -32,6 +32,7 @@
 #include "hw/pci/msi.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
+#include "hw/pci/msix.h"
 #include "net/net.h"
 #include "qom/object.h"
 #include "trace.h"
@@ -63,6 +64,8 @@ struct RTL8168State {
     NICConf conf;
     MemoryRegion io;
     MemoryRegion mmio;
+    MemoryRegion msix_bar;  /* MSI-X table and PBA (profiles with MSI-X) */
+    uint16_t msix_vectors;  /* 0: the profile has no MSI-X */
     QEMUTimer *timer;
 
     rtl8168 *dev;
@@ -185,16 +188,29 @@ static int rtl8168_host_dma_write(void *opaque, uint64_t addr, const void *buf,
     return res != MEMTX_OK;
 }
 
+/* MSI or MSI-X: the model signals with messages, not INTx. */
 static bool rtl8168_host_msi_enabled(void *opaque)
 {
-    return msi_enabled(PCI_DEVICE(opaque));
+    PCIDevice *pdev = PCI_DEVICE(opaque);
+
+    return msi_enabled(pdev) || msix_enabled(pdev);
 }
 
-static void rtl8168_host_msi_notify(void *opaque)
+/*
+ * MSI-X entry `vector` when MSI-X is enabled (QEMU's msix_notify keeps a
+ * masked entry pending in the PBA and sends it on unmask), else the MSI.
+ */
+static void rtl8168_host_msi_notify(void *opaque, unsigned vector)
 {
+    RTL8168State *s = RTL8168(opaque);
+    PCIDevice *pdev = PCI_DEVICE(opaque);
     bool was = rtl8168_guard_enter(opaque);
 
-    msi_notify(PCI_DEVICE(opaque), 0);
+    if (msix_enabled(pdev) && vector < s->msix_vectors) {
+        msix_notify(pdev, vector);
+    } else {
+        msi_notify(pdev, 0);
+    }
     rtl8168_guard_leave(opaque, was);
 }
 
@@ -524,14 +540,14 @@ static void rtl8168_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
                                  int len)
 {
     RTL8168State *s = RTL8168(pdev);
-    bool msi_was_enabled = msi_enabled(pdev);
+    bool msi_was_enabled = rtl8168_host_msi_enabled(s);
 
     pci_default_write_config(pdev, addr, val, len);
     /*
      * The model asks msi_enabled() at each INT edge; a pending INTx level
-     * must not stay asserted once the function signals with MSI.
+     * must not stay asserted once the function signals with MSI or MSI-X.
      */
-    if (!msi_was_enabled && msi_enabled(pdev)) {
+    if (!msi_was_enabled && rtl8168_host_msi_enabled(s)) {
         pci_irq_deassert(pdev);
     }
     /* Link Control's ASPM Control and the ASPM entrance latency (the model
@@ -622,6 +638,56 @@ static bool rtl8168_add_msi_capability(PCIDevice *pdev, uint8_t off,
     return true;
 }
 
+/*
+ * MSI-X as the profile describes it (the RTL8125B: capability 0xb0, 32
+ * entries, table and PBA in the 16 KiB BAR 4); none for the 8168 profiles,
+ * whose configuration space stays as it was. Every entry is in use: the
+ * model sends only vectors below the count. A machine without working MSI
+ * (-ENOTSUP) is not an error: the function then has MSI or INTx only.
+ */
+static bool rtl8168_add_msix_capability(RTL8168State *s,
+                                        const rtl8168_pci_identity *id,
+                                        Error **errp)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    Error *err = NULL;
+    int ret;
+
+    if (!id->msix_vectors) {
+        return true;
+    }
+    memory_region_init(&s->msix_bar, OBJECT(s), "rtl8168-msix",
+                       id->msix_bar_size);
+    pci_register_bar(pdev, id->msix_bar,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->msix_bar);
+    ret = msix_init(pdev, id->msix_vectors, &s->msix_bar, id->msix_bar,
+                    id->msix_table_offset, &s->msix_bar, id->msix_bar,
+                    id->msix_pba_offset, id->msix_offset, &err);
+    if (ret == -ENOTSUP) {
+        error_free(err);
+        return true;
+    }
+    if (ret) {
+        error_propagate(errp, err);
+        return false;
+    }
+    for (unsigned i = 0; i < id->msix_vectors; i++) {
+        msix_vector_use(pdev, i);
+    }
+    s->msix_vectors = id->msix_vectors;
+    return true;
+}
+
+static void rtl8168_remove_msix_capability(RTL8168State *s)
+{
+    if (msix_present(PCI_DEVICE(s))) {
+        msix_unuse_all_vectors(PCI_DEVICE(s));
+        msix_uninit(PCI_DEVICE(s), &s->msix_bar, &s->msix_bar);
+    }
+    s->msix_vectors = 0;
+}
+
 static void rtl8168_realize(PCIDevice *pdev, Error **errp)
 {
     RTL8168State *s = RTL8168(pdev);
@@ -682,6 +748,10 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
     }
     rtl8168_apply_pcie_aspm(pdev, &id);
     s->config_to_model = id.aspm_control_writable;
+    if (!rtl8168_add_msix_capability(s, &id, errp)) {
+        pcie_cap_exit(pdev);
+        goto fail_msi;
+    }
 
     memory_region_init_io(&s->io, OBJECT(s), &rtl8168_reg_ops, s, "rtl8168-io",
                           RTL8168_IO_SIZE);
@@ -706,6 +776,7 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
         rtl8168_rx_order_free(s->rx_order);
         s->rx_order = NULL;
         timer_free(s->timer);
+        rtl8168_remove_msix_capability(s);
         pcie_cap_exit(pdev);
         goto fail_msi;
     }
@@ -730,6 +801,7 @@ static void rtl8168_exit(PCIDevice *pdev)
     qemu_del_nic(s->nic);
     rtl8168_rx_order_free(s->rx_order);
     s->rx_order = NULL;
+    rtl8168_remove_msix_capability(s);
     pcie_cap_exit(pdev);
     msi_uninit(pdev);
 }
@@ -788,6 +860,24 @@ static int rtl8168_post_load(void *opaque, int version_id)
     return ret ? -EINVAL : 0;
 }
 
+/* The MSI-X table and PBA, for profiles that have MSI-X only (the 8168
+ * profiles' migration stream is unchanged). */
+static bool rtl8168_msix_needed(void *opaque)
+{
+    return msix_present(PCI_DEVICE(opaque));
+}
+
+static const VMStateDescription rtl8168_vmstate_msix = {
+    .name = "rtl8168/msix",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = rtl8168_msix_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_MSIX(parent_obj, RTL8168State),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription rtl8168_vmstate = {
     .name = "rtl8168",
     .version_id = 1,
@@ -801,6 +891,10 @@ static const VMStateDescription rtl8168_vmstate = {
         VMSTATE_VALIDATE("rtl8168 state size", rtl8168_state_len_valid),
         VMSTATE_VBUFFER_ALLOC_UINT32(state, RTL8168State, 1, NULL, state_len),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &rtl8168_vmstate_msix,
+        NULL
     }
 };
 

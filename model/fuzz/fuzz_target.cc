@@ -298,9 +298,13 @@ void after_dma_write(Port& p, uint64_t addr, size_t len) {
   mark_dirty(static_cast<FuzzHost&>(*p.host), addr, len);
 }
 
-void on_msi(Port& p) {
+void on_msi(Port& p, unsigned vector) {
   const FuzzHost& h = main_host(p, "msi_notify");
   if (!h.msi) fail("msi_notify while the host has MSI disabled");
+  // A vector the function's MSI-X table has (vector 0 on an MSI-only chip).
+  rtl8168_pci_identity id{};
+  rtl8168_config_pci_identity(h.cfg, &id);
+  if (vector != 0 && vector >= id.msix_vectors) fail("msi_notify(vector %u) beyond the MSI-X table", vector);
 }
 
 void on_intx(Port&, int level) {

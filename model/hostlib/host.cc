@@ -28,11 +28,12 @@ int cb_dma_write(void* opaque, uint64_t addr, const void* buf, size_t len) {
 
 bool cb_msi_enabled(void* opaque) { return port_of(opaque).host->msi; }
 
-void cb_msi_notify(void* opaque) {
+void cb_msi_notify(void* opaque, unsigned vector) {
   Port& p = port_of(opaque);
   Host& h = *p.host;
-  if (h.hooks.on_msi) h.hooks.on_msi(p);
+  if (h.hooks.on_msi) h.hooks.on_msi(p, vector);
   h.msi_count++;
+  h.last_msi_vector = vector;
   h.msi_pending = true;
 }
 

@@ -65,7 +65,7 @@ struct Hooks {
   // A DMA write that landed in guest RAM.
   std::function<void(Port&, uint64_t addr, size_t len)> after_dma_write;
   // msi_notify, before it is counted.
-  std::function<void(Port&)> on_msi;
+  std::function<void(Port&, unsigned vector)> on_msi;
   // set_intx, before the level is recorded (the raw argument).
   std::function<void(Port&, int level)> on_intx;
   // transmit, after tx_frames counted it (the raw arguments: frame may be NULL).
@@ -112,6 +112,7 @@ class Host {
   bool msi = true;             // MSI enabled in config space
   uint64_t msi_count = 0;      // MSIs the devices sent
   bool msi_pending = false;    // an MSI arrived (the driver clears it when it services it)
+  unsigned last_msi_vector = 0;  // the MSI-X entry of the last message (0 for MSI)
   uint64_t tx_frames = 0;      // frames the devices transmitted
   std::unique_ptr<Port> port;  // the primary device's port (the one the driver drives)
   Hooks hooks;

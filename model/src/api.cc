@@ -48,11 +48,26 @@ static rtl8168_pci_identity pci_identity(const rtl8168sim::PciIdentity& p) {
   const uint32_t devcap = a.l1 ? (uint32_t{a.l0s_accept} << 6 | uint32_t{a.l1_accept} << 9) : 0;
   const uint32_t lnkcap =
       a.l1 ? (3u << 10 | uint32_t{a.l0s_exit} << 12 | uint32_t{a.l1_exit} << 15) : 0;
-  return rtl8168_pci_identity{p.vendor_id, p.device_id, p.subsystem_vendor_id, p.subsystem_id,
-                              p.revision,  p.pm_offset, p.msi_offset,          p.pcie_offset,
-                              devcap,      lnkcap,      a.l1,                p.mmio_size,
-                              rtl8168sim::PcieLink::kEntryLatencyOffset,
-                              rtl8168sim::PcieLink::kEntryLatencyReset};
+  return rtl8168_pci_identity{.vendor_id = p.vendor_id,
+                              .device_id = p.device_id,
+                              .subsystem_vendor_id = p.subsystem_vendor_id,
+                              .subsystem_id = p.subsystem_id,
+                              .revision = p.revision,
+                              .pm_offset = p.pm_offset,
+                              .msi_offset = p.msi_offset,
+                              .pcie_offset = p.pcie_offset,
+                              .pcie_devcap_set = devcap,
+                              .pcie_lnkcap_set = lnkcap,
+                              .aspm_control_writable = a.l1,
+                              .mmio_size = p.mmio_size,
+                              .aspm_entry_latency_offset = rtl8168sim::PcieLink::kEntryLatencyOffset,
+                              .aspm_entry_latency_reset = rtl8168sim::PcieLink::kEntryLatencyReset,
+                              .msix_offset = p.msix.offset,
+                              .msix_vectors = p.msix.vectors,
+                              .msix_bar = p.msix.bar,
+                              .msix_bar_size = p.msix.bar_size,
+                              .msix_table_offset = p.msix.table_offset,
+                              .msix_pba_offset = p.msix.pba_offset};
 }
 
 void rtl8168_config_pci_identity(const rtl8168_config* cfg, rtl8168_pci_identity* out) {

@@ -104,9 +104,9 @@ class Device {
   void rx_ready();
   bool msi_enabled() const { return ops_.msi_enabled(ops_.opaque); }
   // Interrupt messages are TLPs: they end ASPM L1 (pcie_link.h).
-  void msi_notify() {
+  void msi_notify(unsigned vector = 0) {
     link.chip_message();
-    ops_.msi_notify(ops_.opaque);
+    ops_.msi_notify(ops_.opaque, vector);
   }
   void set_intx(int level) {
     link.chip_message();

@@ -17,17 +17,21 @@ constexpr RingSpec k8168Rings[] = {
 // IntrStatus 0x3e / IntrMask 0x3c, 16 bits.
 constexpr IrqRegs k8168Irq{.status = reg::IntrStatus, .mask = reg::IntrMask, .width = 2};
 
-// The RTL8125's queues as far as the engines run them today: TX queues 0
-// and 1 (the doorbell 0x90 bits 0 and 1; queue 0's ring at the 8168's NPQ
-// registers, queue 1's at 0x2100, Realtek r8125 TNPDS_Q1_LOW_8125) and RX
-// queue 0 (the 8168's RX ring registers). r8169 uses queue 0 of each. The
-// RX queues 1-3 (r8125 RDSAR_Q1_LOW_8125 0x4000 + 8 (q - 1)) come with RSS
-// (docs/R8125.md "Stage 2"). 16-byte descriptors: r8169 clears MAC OCP
+// The RTL8125B's queues: TX queues 0 and 1 (the doorbell 0x90 bits 0 and
+// 1; queue 0's ring at the 8168's NPQ registers, queue 1's at 0x2100,
+// Realtek r8125 TNPDS_Q1_LOW_8125) and RX queues 0-3 (queue 0 at the
+// 8168's RX ring registers, queue q > 0 at r8125 RDSAR_Q1_LOW_8125 0x4000 +
+// 8 (q - 1), rtl8125_init_rx_ring; four RX queues on the 8125B, r8125
+// R8125_MAX_RX_QUEUES). r8169 uses queue 0 of each; RSS (rss.h) spreads
+// frames over the RX queues. 16-byte descriptors: r8169 clears MAC OCP
 // 0xeb58 bit 0, "disable new tx descriptor format".
 constexpr RingSpec k8125Rings[] = {
     {RingId::Npq, "TX0", RingDir::Tx, reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh, 0x01, desc::kSize},
     {RingId::Hpq, "TX1", RingDir::Tx, reg::TNPDS_Q1_LOW_8125, reg::TNPDS_Q1_HIGH_8125, 0x02, desc::kSize},
     {RingId::Rx, "RX0", RingDir::Rx, reg::RxDescAddrLow, reg::RxDescAddrHigh, 0, desc::kSize},
+    {RingId::Rx1, "RX1", RingDir::Rx, reg::RDSAR_Q1_LOW_8125, reg::RDSAR_Q1_LOW_8125 + 4, 0, desc::kSize},
+    {RingId::Rx2, "RX2", RingDir::Rx, reg::RDSAR_Q1_LOW_8125 + 8, reg::RDSAR_Q1_LOW_8125 + 12, 0, desc::kSize},
+    {RingId::Rx3, "RX3", RingDir::Rx, reg::RDSAR_Q1_LOW_8125 + 16, reg::RDSAR_Q1_LOW_8125 + 20, 0, desc::kSize},
 };
 // IntrStatus_8125 0x3c / IntrMask_8125 0x38, 32 bits.
 constexpr IrqRegs k8125Irq{.status = reg::IntrStatus_8125, .mask = reg::IntrMask_8125, .width = 4};
@@ -177,8 +181,8 @@ constexpr ChipProfile k8168h{
 // JUMBO_16K; 6.x caps the MTU at JUMBO_9K). RX VLAN by RxConfig, the
 // extended tally behind MAC OCP 0xea84, IntrMitigate as FIFO status. Its
 // short-UDP TX hang (quirks.h short_udp_hang: r8169 pads those frames on
-// VER_61..63, rtl8125_quirk_udp_padto) on by default as on silicon. ASPM,
-// MSI-X and the queues beyond the first are not modelled (docs/R8125.md).
+// VER_61..63, rtl8125_quirk_udp_padto) on by default as on silicon. RX queues
+// 0-3 with RSS (rss.h) and MSI-X; ASPM is not modelled (docs/R8125.md).
 constexpr ChipProfile k8125b{
     .id = "8125b",
     .name = "RTL8125B",
@@ -193,7 +197,13 @@ constexpr ChipProfile k8125b{
             .pm_offset = 0x40,
             .msi_offset = 0x50,
             .pcie_offset = 0x70,
-            .mmio_size = reg::kWindow8125},
+            .mmio_size = reg::kWindow8125,
+            // lspci -vv of an RTL8125 (rev 05): "Region 4: Memory ... (64-bit,
+            // non-prefetchable) [size=16K]", "Capabilities: [b0] MSI-X: Count=32,
+            // Vector table: BAR=4 offset=00000000, PBA: BAR=4 offset=00000800";
+            // Realtek r8125 R8125_MAX_MSIX_VEC_8125B 32.
+            .msix = {.offset = 0xb0, .vectors = 32, .bar = 4, .bar_size = 16384,
+                     .table_offset = 0, .pba_offset = 0x800}},
     .regs = &kRegLayout8125,
     .reg_window = reg::kWindow8125,
     .irq = k8125Irq,
@@ -224,20 +234,24 @@ constexpr ChipProfile k8125b{
 constexpr const ChipProfile* kProfiles[] = {&k8168c, &k8168evl, &k8168h, &k8125b};
 
 // What the engines assume of every row today: two TX queues (NPQ, HPQ) and
-// one RX ring of 16-byte descriptors, the interrupt and doorbell registers
-// and the RX ring's base in the 256-byte file, the window inside 64 KiB and
-// the MMIO BAR. A profile that breaks it fails the build here.
+// one to kMaxRxQueues RX rings (numbered Rx, Rx1, ... in order) of 16-byte
+// descriptors, more than one only with the registers above the file (their
+// bases, RSS), the interrupt and doorbell registers and RX queue 0's base in
+// the 256-byte file, the window inside 64 KiB and the MMIO BAR. A profile
+// that breaks it fails the build here.
 constexpr bool rings_fit_engines(const ChipProfile& p) {
   unsigned tx = 0, rx = 0;
   for (const RingSpec& r : p.rings) {
     if (r.desc_size != desc::kSize) return false;
     if (r.dir == RingDir::Tx && static_cast<unsigned>(r.id) != tx++) return false;
-    if (r.dir == RingDir::Rx) rx++;
+    if (r.dir == RingDir::Rx && static_cast<unsigned>(r.id) != static_cast<unsigned>(RingId::Rx) + rx++)
+      return false;
+    if (r.dir == RingDir::Rx && r.id == RingId::Rx && unsigned{r.base_hi} + 4 > reg::kFileSize) return false;
   }
-  return tx == 2 && rx == 1 && p.irq.status + p.irq.width <= reg::kFileSize &&
-         p.irq.mask + p.irq.width <= reg::kFileSize && p.txpoll.offset + p.txpoll.width <= reg::kFileSize &&
-         p.reg_window <= 0x10000 && p.reg_window <= p.pci.mmio_size &&
-         (p.reg_window <= reg::kFileSize || !p.wide_regs.empty());
+  return tx == 2 && rx >= 1 && rx <= kMaxRxQueues && (rx == 1 || !p.wide_regs.empty()) &&
+         p.irq.status + p.irq.width <= reg::kFileSize && p.irq.mask + p.irq.width <= reg::kFileSize &&
+         p.txpoll.offset + p.txpoll.width <= reg::kFileSize && p.reg_window <= 0x10000 &&
+         p.reg_window <= p.pci.mmio_size && (p.reg_window <= reg::kFileSize || !p.wide_regs.empty());
 }
 static_assert(rings_fit_engines(k8168c) && rings_fit_engines(k8168evl) && rings_fit_engines(k8168h) &&
               rings_fit_engines(k8125b));

@@ -25,7 +25,8 @@
 namespace rtl8168sim {
 
 // PCI identity and the capability layout the shim builds (lspci -vv of the
-// real parts: PM 0x40, MSI 0x50, PCIe 0x70; MSI-X/VPD of the real 8168evl
+// real parts: PM 0x40, MSI 0x50, PCIe 0x70; the RTL8125B adds MSI-X at 0xb0
+// (MsixCap). MSI-X/VPD of the real 8168evl
 // are not modelled, r8169 then uses MSI).
 //
 // ASPM: what the PCI Express capability advertises beyond QEMU's defaults
@@ -40,6 +41,16 @@ struct PcieAspm {
   uint8_t l1_accept;   // Device Capabilities 11:9, endpoint L1 acceptable latency (6: 64 us)
 };
 
+// The MSI-X capability as lspci -vv shows the part's: where it sits, its
+// table size, the BAR holding table and PBA. The model sends message
+// `vector` < `vectors` (irq.h); the host emulates table, masking and PBA.
+struct MsixCap {
+  uint8_t offset = 0;
+  uint16_t vectors = 0;  // 0: no MSI-X
+  uint8_t bar = 0;
+  uint32_t bar_size = 0, table_offset = 0, pba_offset = 0;
+};
+
 struct PciIdentity {
   uint16_t vendor_id, device_id;
   uint16_t subsystem_vendor_id, subsystem_id;
@@ -50,6 +61,8 @@ struct PciIdentity {
   // bytes decode (RTL8168_MMIO_SIZE); the 8125: 64 KiB, all of it the
   // register window.
   uint32_t mmio_size = 4096;
+  // MSI-X (irq.h): none on the 8168 profiles (vectors 0).
+  MsixCap msix{};
 };
 
 // The internal PHY as r8169 and Linux's realtek.c see it.

@@ -37,9 +37,20 @@ inline constexpr WideRegSpec kWideRegs8125[] = {
     // like the 8168's rings.
     {reg::TNPDS_Q1_LOW_8125, 4, "TNPDS_Q1_LOW_8125", 0xffffff00u, 0, WideReset::Value},
     {reg::TNPDS_Q1_HIGH_8125, 4, "TNPDS_Q1_HIGH_8125", 0xffffffffu, 0, WideReset::Value},
-    // RSS and the number of queues: written 0 by r8169 (one queue, no RSS);
-    // stored (docs/R8125.md: RSS is a later stage).
+    // RX queues 1-3's rings (Realtek r8125 RDSAR_Q1_LOW_8125 + 8 (q - 1),
+    // rtl8125_init_rx_ring), 256-byte aligned like queue 0's.
+    {reg::RDSAR_Q1_LOW_8125, 4, "RDSAR_Q1_LOW_8125", 0xffffff00u, 0, WideReset::Value},
+    {reg::RDSAR_Q1_LOW_8125 + 4, 4, "RDSAR_Q1_HIGH_8125", 0xffffffffu, 0, WideReset::Value},
+    {reg::RDSAR_Q1_LOW_8125 + 8, 4, "RDSAR_Q2_LOW_8125", 0xffffff00u, 0, WideReset::Value},
+    {reg::RDSAR_Q1_LOW_8125 + 12, 4, "RDSAR_Q2_HIGH_8125", 0xffffffffu, 0, WideReset::Value},
+    {reg::RDSAR_Q1_LOW_8125 + 16, 4, "RDSAR_Q3_LOW_8125", 0xffffff00u, 0, WideReset::Value},
+    {reg::RDSAR_Q1_LOW_8125 + 20, 4, "RDSAR_Q3_HIGH_8125", 0xffffffffu, 0, WideReset::Value},
+    // RSS (rss.h): control, the Toeplitz key and the indirection table;
+    // r8169 writes RSS_CTRL and Q_NUM_CTRL 0 (one queue, no RSS).
     {reg::RSS_CTRL_8125, 4, "RSS_CTRL_8125", 0xffffffffu, 0, WideReset::Value},
+    {reg::RSS_KEY_8125, 40, "RSS_KEY_8125", 0xffffffffu, 0, WideReset::Value},
+    {reg::RSS_INDIRECTION_TBL_8125_V2, 128, "RSS_INDIRECTION_TBL_8125_V2", 0xffffffffu, 0,
+     WideReset::Value},
     {reg::Q_NUM_CTRL_8125, 2, "Q_NUM_CTRL_8125", 0xffff, 0, WideReset::Value},
     // EEE TX idle timer (rtl_set_eee_txidle_timer): stored.
     {reg::EEE_TXIDLE_TIMER_8125, 2, "EEE_TXIDLE_TIMER_8125", 0xffff, 0, WideReset::Value},

@@ -77,7 +77,10 @@ enum Offset : uint32_t {
   MAC0_BKP = 0x19e0,        // the station address backup copy (rtl_read_mac_address)
   TNPDS_Q1_LOW_8125 = 0x2100,  // TX queue 1's ring base (r8125 rtl8125_init_tx_ring)
   TNPDS_Q1_HIGH_8125 = 0x2104,
-  RSS_CTRL_8125 = 0x4500,   // r8169 writes 0 (8 bits) at open
+  RDSAR_Q1_LOW_8125 = 0x4000,  // RX queue q's ring base at 0x4000 + 8 (q - 1), q = 1..3 (r8125)
+  RSS_CTRL_8125 = 0x4500,   // r8169 writes 0 (8 bits) at open; r8125 _rtl8125_set_rss_hash_opt (rss.h)
+  RSS_KEY_8125 = 0x4600,    // the 40-byte Toeplitz key (r8125 rtl8125_store_rss_key)
+  RSS_INDIRECTION_TBL_8125_V2 = 0x4700,  // 128 one-byte entries (r8125 rtl8125_store_reta)
   Q_NUM_CTRL_8125 = 0x4800, // r8169 writes 0 (16 bits) at open
   EEE_TXIDLE_TIMER_8125 = 0x6048,
 };

@@ -11,8 +11,13 @@
 namespace rtl8168sim {
 
 // The rings, numbered as the ring_no_eor trace event's `queue` argument and
-// TxPoll's doorbells report them (trace_events.def).
-enum class RingId : uint32_t { Npq = 0, Hpq = 1, Rx = 2 };
+// TxPoll's doorbells report them (trace_events.def). Rx is RX queue 0 (the
+// only RX ring of the 8168s); Rx1-Rx3 are the RTL8125's RX queues 1-3.
+enum class RingId : uint32_t { Npq = 0, Hpq = 1, Rx = 2, Rx1 = 3, Rx2 = 4, Rx3 = 5 };
+
+// The most RX rings a profile has (the RTL8125B's four RX queues, Realtek
+// r8125 R8125_MAX_RX_QUEUES on the 8125B; rx_engine.h, rss.h).
+inline constexpr unsigned kMaxRxQueues = 4;
 
 enum class RingDir : uint8_t { Tx, Rx };
 

@@ -6,6 +6,7 @@
 #include "descriptor.h"
 #include "device.h"
 #include "packet/packet.h"
+#include "rss.h"
 
 namespace rtl8168sim {
 
@@ -13,19 +14,21 @@ namespace {
 enum RxDropReason : uint64_t {
   kRunt = 1, kDisabled = 2, kFilter = 3, kTooLong = 4, kNoDesc = 5, kDescDma = 6, kDataDma = 7,
   kFifoOver = 9,  // 8 was kBufferTooSmall; 10-12: rx_spill.cc
+  kRssQueue = 13,  // RSS chose a queue the chip has no ring for (rss.h)
 };
 constexpr size_t kMinFrame = 60;  // a shorter frame is padded, as the sender's MAC would have
 }  // namespace
 
 void RxEngine::reset() {
   halt();
-  ring_.set_pos(0);
+  for (DescCache& r : rings_) r.set_pos(0);
+  q_ = 0;
 }
 
 void RxEngine::halt() {
   d_.cancel(EventKind::RxDescDone);
   d_.cancel(EventKind::RxWriteDone);
-  ring_.forget();
+  for (DescCache& r : rings_) r.forget();
   phase_ = Phase::Idle;
   d_.stats.rx_dropped_disabled += fifo_.size();  // frames in the FIFO are lost, and counted
   fifo_.clear();
@@ -106,6 +109,16 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     d_.trace.rx_drop(kFilter, frame.size());
     return true;
   }
+  // The queue (RSS, rss.h; queue 0 on a chip with one RX ring).
+  rss::Choice rss_choice;
+  if (rings_.size() > 1) {
+    rss_choice = rss::pick(d_, frame, static_cast<unsigned>(rings_.size()));
+    if (rss_choice.drop) {
+      d_.stats.rx_dropped_filter++;
+      d_.trace.rx_drop(kRssQueue, frame.size());
+      return true;
+    }
+  }
   const size_t wire_len = std::max(frame.size(), kMinFrame) + 4;
   // RxMaxSize 0 means no programmed limit; no descriptor can take more than
   // its 14-bit buffer size anyway, so that is the chip's absolute limit.
@@ -137,6 +150,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   f.status = status;
   f.kind = kind;
   f.fifo_bytes = static_cast<uint32_t>(wire_len);
+  f.queue = static_cast<uint8_t>(rss_choice.queue);
   f.opts2 = 0;
   const uint16_t cplus = d_.regs.u16(reg::CPlusCmd);
   uint16_t tci = 0;
@@ -158,17 +172,24 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   return true;
 }
 
+void RxEngine::activate(uint8_t queue) {
+  if (queue == q_) return;
+  ring().forget();  // only the active queue reads ahead
+  q_ = queue;
+}
+
 void RxEngine::fetch_desc() {
-  if (ring_.reading() && ring_.next() == ring_.pos()) {
+  activate(fifo_.front().queue);
+  if (ring().reading() && ring().next() == ring().pos()) {
     phase_ = Phase::WaitDesc;  // on_prefetch_done() hands it over
     return;
   }
   phase_ = Phase::FetchDesc;
-  if (ring_.has_at(ring_.pos())) {
+  if (ring().has_at(ring().pos())) {
     d_.schedule_in(d_.paced(0), EventKind::RxDescDone);  // hand-over of the prefetched slot
     return;
   }
-  ring_.forget();  // a prefetch of another slot (the head frame was dropped) is useless
+  ring().forget();  // a prefetch of another slot (the head frame was dropped) is useless
   d_.schedule_in(d_.paced(d_.link_wake() + dma_read_time(d_.timing(), desc::kSize)), EventKind::RxDescDone);
 }
 
@@ -178,10 +199,10 @@ void RxEngine::fetch_desc() {
 // every failed bus-master access is, with SYSErr (docs/FAULTS.md "dma-read");
 // nothing is lost, since the slot is read again when a frame needs it.
 void RxEngine::on_prefetch_done() {
-  if (!ring_.complete_read()) return;
+  if (!ring().complete_read()) return;
   // The ring keeps only an owned descriptor; without Own, or after a failed
   // read, it forgets the slot, read again when a frame needs it.
-  if (ring_.land() == DescCache::Landed::Failed) {
+  if (ring().land() == DescCache::Landed::Failed) {
     d_.stats.sys_errors++;
     d_.irq.raise(reg::SYSErr);
   }
@@ -211,14 +232,14 @@ void RxEngine::drop_head(uint64_t reason) {
 
 void RxEngine::on_desc_done() {
   if (phase_ != Phase::FetchDesc || fifo_.empty()) return;
-  if (ring_.has_at(ring_.pos())) {
-    const RingDesc got = ring_.take();  // prefetched (owned when it was read)
+  if (ring().has_at(ring().pos())) {
+    const RingDesc got = ring().take();  // prefetched (owned when it was read)
     desc_.opts1 = got.opts1;
     desc_.addr = got.addr;
-    ring_.forget();
+    ring().forget();
   } else {
     RingDesc rd;
-    if (!ring_.read(ring_.pos(), rd)) {
+    if (!ring().read(ring().pos(), rd)) {
       d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
       drop_head(kDescDma);
       return;
@@ -247,10 +268,10 @@ void RxEngine::on_desc_done() {
   d_.schedule_in(d_.link_wake() + dma_write_time(d_.timing(), f.bytes.size()) + dma_write_time(d_.timing(), 8),
                  EventKind::RxWriteDone);
   // Not on a one-slot ring, whose next slot is the one being written.
-  if (d_.timing().rx_desc_prefetch != 0 && ring_.may_read(1) && next_slot() != ring_.pos()) {
+  if (d_.timing().rx_desc_prefetch != 0 && ring().may_read(1) && next_slot() != ring().pos()) {
     // The next slot, read while this frame is written (a second read tag).
-    ring_.start_at(next_slot());
-    ring_.read_next();
+    ring().start_at(next_slot());
+    ring().read_next();
   }
 }
 
@@ -270,12 +291,12 @@ void RxEngine::on_write_done() {
   // chip: the driver never sees the frame, so it is a lost frame, reported as
   // every failed bus-master access is (SYSErr, docs/FAULTS.md "dma-write"),
   // and the chip keeps the slot for the next frame as it does after an RDU.
-  if (!ring_.write_back(ring_.pos(), opts1, f.opts2)) {
+  if (!ring().write_back(ring().pos(), opts1, f.opts2)) {
     d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
     drop_head(kDescDma);
     return;
   }
-  d_.trace.rx_frame(len, ring_.pos(), opts1);
+  d_.trace.rx_frame(len, ring().pos(), opts1);
   d_.stats.rx_frames++;
   d_.stats.rx_bytes += len - 4;
   d_.tally.counters.rx_packets++;
@@ -284,21 +305,34 @@ void RxEngine::on_write_done() {
     case AddressClass::Broadcast: d_.tally.counters.rx_broadcast++; break;
     case AddressClass::Multicast: d_.tally.counters.rx_multicast++; break;
   }
-  ring_.advance(desc_.opts1);
+  ring().advance(desc_.opts1);
   d_.irq.raise_moderated(Irq::Moderated::RxOK);
   pop_head();
 }
 
 
+// A profile with more than one RX ring (the 8125B) adds the active queue,
+// every ring's position and each FIFO frame's queue; the 8168s' blobs are
+// unchanged.
 void RxEngine::visit(Archive& a) {
-  ring_.visit(a);
+  const bool multi = rings_.size() > 1;
+  if (multi) {
+    a.io(q_);
+    if (q_ >= rings_.size()) {
+      q_ = 0;
+      a.fail();
+    }
+    for (DescCache& r : rings_) r.visit(a);
+  } else {
+    ring().visit(a);
+  }
   a.io(phase_);
   a.io(desc_.opts1);
   a.io(desc_.addr);
   a.io(fifo_used_);
   a.io(host_waiting_);
   a.io(ready_signal_);
-  ring_.visit_read_ahead(a, DescCache::Layout::Slot);
+  ring().visit_read_ahead(a, DescCache::Layout::Slot);
   const uint32_t n = a.count(fifo_.size(), 65536);
   if (a.loading()) fifo_.reset(n);
   for (uint32_t i = 0; i < n && a.ok(); i++) {
@@ -308,6 +342,7 @@ void RxEngine::visit(Archive& a) {
     a.io(f.opts2);
     a.io(f.kind);
     a.io(f.fifo_bytes);
+    if (multi) a.io(f.queue);
   }
 }
 
@@ -319,7 +354,11 @@ const char* RxEngine::check() const {
   constexpr uint32_t kStatusBits = desc::RxBAR | desc::RxMAR | desc::RxPAM | desc::RxProtoTCP |
                                    desc::RxProtoUDP | desc::IPFail | desc::TCPFail |
                                    desc::UDPFail;
-  if (!ring_.pos_valid()) return "RX ring position out of range";
+  for (const DescCache& r : rings_) {
+    if (!r.pos_valid()) return "RX ring position out of range";
+    // Only the active queue's ring reads ahead (activate()).
+    if (&r != &ring() && !r.canonical()) return "RX read-ahead on a queue that is not active";
+  }
   if (phase_ > Phase::WaitDesc) return "RX phase invalid";
   // The prefetch as on_desc_done() / on_prefetch_done() / fetch_desc() keep
   // it: one slot, a read in flight or an owned descriptor kept, never both
@@ -327,11 +366,14 @@ const char* RxEngine::check() const {
   // written, so an idle ring is fine, and a kept slot is used only when it
   // is the walk's); off without rx-desc-prefetch; the engine waits only for
   // a read in flight of the head frame's slot.
-  if (const char* why = ring_.check({.depth = 1, .may_idle = true, .chained = false, .from = 0}))
+  if (const char* why = ring().check({.depth = 1, .may_idle = true, .chained = false, .from = 0}))
     return why;
-  if (d_.timing().rx_desc_prefetch == 0 && !ring_.canonical())
+  if (d_.timing().rx_desc_prefetch == 0 && !ring().canonical())
     return "RX prefetch without rx-desc-prefetch";
-  if (phase_ == Phase::WaitDesc && !(ring_.reading() && ring_.next() == ring_.pos()))
+  // The engine works on the head frame through its queue's ring.
+  if (phase_ != Phase::Idle && !fifo_.empty() && fifo_.front().queue != q_)
+    return "RX engine works on a queue that is not the head frame's";
+  if (phase_ == Phase::WaitDesc && !(ring().reading() && ring().next() == ring().pos()))
     return "RX waits for a prefetch that is not in flight";
   if ((phase_ == Phase::Idle) != (fifo_.empty())) return "RX engine phase disagrees with its FIFO";
   // receive() queues only while RxEnb is set, and clearing it halts the
@@ -342,6 +384,7 @@ const char* RxEngine::check() const {
   for (size_t i = 0; i < fifo_.size(); i++) {
     const RxFrame& f = fifo_.at(i);
     if (f.kind > AddressClass::Multicast) return "RX address class invalid";
+    if (f.queue >= rings_.size()) return "RX frame queued for a queue without a ring";
     if (f.status & ~kStatusBits) return "RX status bits invalid";
     if (f.opts2 & ~(desc::RxVlanTag | 0xffffu)) return "RX opts2 invalid";
     // A minimum frame (60 + FCS) whose 802.1Q tag was stripped is 4 shorter.

@@ -11,9 +11,18 @@
 // hand when its write may begin (docs/TIMING.md "RX"). Only an owned
 // descriptor is kept: a slot found without Own is read again when a frame
 // needs it, so a drop still means a read at the frame's turn found no buffer.
+//
+// RX queues (the RTL8125B's four): one ring per RX row of the profile, one
+// FIFO in front of them. RSS (rss.h) picks a frame's queue as it enters the
+// FIFO; the frames leave it in order, each through its own queue's ring.
+// Only the ring of the head frame's queue (the active queue) reads ahead:
+// when the head frame's queue differs, the other ring's read-ahead is
+// forgotten and that ring becomes the active one. A profile with one RX row
+// (the 8168s) always has queue 0 active: nothing changes for it.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <vector>
 
@@ -33,8 +42,10 @@ class RxEngine {
   // Its events: handlers, longest delays, when each is pending (events.h).
   static std::span<const EventSpec> events();
   static constexpr uint32_t kMaxRing = DescRing::kMaxRing;  // walk bound without EOR
-  // The profile's RX row.
-  RxEngine(Device& d, const ChipProfile& p) : d_(d), ring_(d, *profile_ring(p, RingDir::Rx, 0)) {}
+  // The profile's RX rows.
+  RxEngine(Device& d, const ChipProfile& p) : d_(d) {
+    for (unsigned q = 0; const RingSpec* spec = profile_ring(p, RingDir::Rx, q); q++) rings_.emplace_back(d, *spec);
+  }
 
   void reset();   // ring position 0, FIFO emptied
   void halt();    // RxEnb cleared: FIFO emptied, position kept
@@ -47,7 +58,10 @@ class RxEngine {
   void on_desc_done();
   void on_write_done();
   void on_prefetch_done();  // EventKind::RxPrefetchDone
-  uint32_t position() const { return ring_.pos(); }
+  uint32_t position() const { return rings_[0].pos(); }
+  // RX queue q's ring position (q < queues()).
+  uint32_t position(unsigned q) const { return rings_[q].pos(); }
+  unsigned queues() const { return static_cast<unsigned>(rings_.size()); }
   // Nothing taken from the wire waits in the RX FIFO (MCU RX_EMPTY).
   bool fifo_empty() const { return fifo_used_ == 0; }
   // The host was refused and waits for room (rx_ready is due).
@@ -55,7 +69,7 @@ class RxEngine {
 
   bool desc_fetch_in_flight() const { return phase_ == Phase::FetchDesc; }
   bool write_in_flight() const { return phase_ == Phase::Write; }
-  bool prefetch_in_flight() const { return ring_.reading(); }
+  bool prefetch_in_flight() const { return ring().reading(); }
 
   // The component's state in the blob, for save and load alike (state_io.h).
   void visit(Archive& a);
@@ -71,6 +85,7 @@ class RxEngine {
     uint32_t opts2 = 0;          // VLAN tag when stripped
     AddressClass kind = AddressClass::Unicast;  // for the tally
     uint32_t fifo_bytes = 0;     // FIFO space taken on arrival (before VLAN strip)
+    uint8_t queue = 0;           // the RX queue RSS chose (rss.h)
   };
   bool accept(std::span<const uint8_t> frame, uint32_t& status, AddressClass& kind) const;
   void fetch_desc();
@@ -79,12 +94,19 @@ class RxEngine {
   // the following descriptors (rx_spill.cc).
   void spill_head();
   void pop_head();
-  uint32_t next_slot() const { return ring_.next_slot(desc_.opts1); }  // after the one written
+  uint32_t next_slot() const { return ring().next_slot(desc_.opts1); }  // after the one written
+  // The active queue's ring (the head frame's, or the last one used).
+  DescCache& ring() { return rings_[q_]; }
+  const DescCache& ring() const { return rings_[q_]; }
+  // Make the head frame's queue the active one.
+  void activate(uint8_t queue);
 
   Device& d_;
-  // The ring and its read-ahead of the slot after the one being written:
-  // a read in flight, or an owned descriptor kept for that slot.
-  DescCache ring_;
+  // One ring per RX queue and, on the active one, its read-ahead of the
+  // slot after the one being written: a read in flight, or an owned
+  // descriptor kept for that slot. (A deque: DescCache is built in place.)
+  std::deque<DescCache> rings_;
+  uint8_t q_ = 0;  // the active queue
   Phase phase_ = Phase::Idle;
   RingDesc desc_;  // the head frame's descriptor (opts1 and buffer address kept)
   FifoRing<RxFrame> fifo_;  // frames taken from the wire, waiting for a descriptor

@@ -42,7 +42,7 @@ constexpr uint64_t kSpillDma = 12;       // a DMA of the spill failed
 void RxEngine::spill_head() {
   const RxFrame& f = fifo_.front();
   const size_t total = f.bytes.size();
-  ring_.forget();  // the following slots are read here, directly
+  ring().forget();  // the following slots are read here, directly
   uint32_t opts1 = desc_.opts1;
   uint64_t addr = desc_.addr;
   size_t done = 0;
@@ -62,19 +62,19 @@ void RxEngine::spill_head() {
     wb_opts1 |= last ? (desc::LastFrag | f.status | (total & desc::kRxBufSizeMask))
                      : static_cast<uint32_t>(len);
     if (!d_.dma_write(addr, f.bytes.data() + done, len) ||
-        !ring_.write_back(ring_.pos(), wb_opts1, last ? f.opts2 : 0u)) {
+        !ring().write_back(ring().pos(), wb_opts1, last ? f.opts2 : 0u)) {
       d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
       drop_head(kSpillDma);
       return;
     }
     d_.trace.rx_frame(last ? static_cast<uint32_t>(total) : static_cast<uint32_t>(len),
-                      ring_.pos(), wb_opts1);
+                      ring().pos(), wb_opts1);
     done += len;
-    ring_.advance(opts1);  // slot 0 after EOR; a walk without EOR wraps at the bound, counted
+    ring().advance(opts1);  // slot 0 after EOR; a walk without EOR wraps at the bound, counted
     if (last) break;
     // The next descriptor, read now (non-posted; its time is not charged).
     RingDesc rd;
-    if (!ring_.read(ring_.pos(), rd)) {
+    if (!ring().read(ring().pos(), rd)) {
       d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
       drop_head(kSpillDma);
       return;

@@ -71,7 +71,7 @@ TEST(Api8125b, ChipListGivesItsIdentity) {
   EXPECT_EQ(c->reg_window, 0x10000u);
   EXPECT_EQ(c->max_frame, 16384u);
   EXPECT_EQ(c->tx_queues, 2u);
-  EXPECT_EQ(c->rx_queues, 1u);
+  EXPECT_EQ(c->rx_queues, 4u);  // RX queues 0-3 (r8125 R8125_MAX_RX_QUEUES; rss.h)
   // The 8168s keep their 4 KiB BAR.
   EXPECT_EQ(find_chip("8168h")->pci.mmio_size, unsigned{RTL8168_MMIO_SIZE});
 }

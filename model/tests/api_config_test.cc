@@ -232,7 +232,7 @@ TEST(ApiConfig, CreateRejectsMissingRequiredCallbacks) {
   full.dma_read = noop_dma_r;
   full.dma_write = noop_dma_w;
   full.msi_enabled = [](void*) { return false; };
-  full.msi_notify = [](void*) {};
+  full.msi_notify = [](void*, unsigned) {};
   full.set_intx = [](void*, int) {};
   full.transmit = [](void*, const uint8_t*, size_t) {};
   full.timer_arm = [](void*, uint64_t) {};

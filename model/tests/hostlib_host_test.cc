@@ -41,13 +41,17 @@ TEST(HostlibHost, CallbacksRecordOnTheirOwnPort) {
   EXPECT_TRUE(ob.msi_enabled(ob.opaque));
 
   std::vector<Port*> msi_from;
-  h.hooks.on_msi = [&](Port& p) {
+  std::vector<unsigned> vectors;
+  h.hooks.on_msi = [&](Port& p, unsigned vector) {
     EXPECT_EQ(h.msi_count, msi_from.size());  // called before it is counted
     msi_from.push_back(&p);
+    vectors.push_back(vector);
   };
-  ob.msi_notify(ob.opaque);
-  oa.msi_notify(oa.opaque);
+  ob.msi_notify(ob.opaque, 3);
+  oa.msi_notify(oa.opaque, 0);
   EXPECT_EQ(h.msi_count, 2u);
+  EXPECT_EQ(vectors, (std::vector<unsigned>{3, 0}));
+  EXPECT_EQ(h.last_msi_vector, 0u);
   EXPECT_TRUE(h.msi_pending);
   ASSERT_EQ(msi_from.size(), 2u);
   EXPECT_EQ(msi_from[0], &b);

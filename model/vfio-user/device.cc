@@ -158,7 +158,9 @@ int Device::host_dma_write(void* o, uint64_t addr, const void* buf, size_t len) 
   return d->dma_.write(addr, buf, len);
 }
 bool Device::host_msi_enabled(void* o) { return self(o)->irqs_.msi_active(); }
-void Device::host_msi_notify(void* o) { self(o)->irqs_.msi_notify(); }
+// The server offers MSI only: every message is the MSI (the model passes
+// vector 0 when MSI-X is not enabled).
+void Device::host_msi_notify(void* o, unsigned) { self(o)->irqs_.msi_notify(); }
 void Device::host_set_intx(void* o, int level) { self(o)->irqs_.set_intx_level(level != 0); }
 void Device::host_transmit(void* o, const uint8_t* frame, size_t len) {
   self(o)->host_.transmit(frame, len);

@@ -78,7 +78,7 @@ class Device {
   static int host_dma_read(void* o, uint64_t addr, void* buf, size_t len);
   static int host_dma_write(void* o, uint64_t addr, const void* buf, size_t len);
   static bool host_msi_enabled(void* o);
-  static void host_msi_notify(void* o);
+  static void host_msi_notify(void* o, unsigned vector);
   static void host_set_intx(void* o, int level);
   static void host_transmit(void* o, const uint8_t* frame, size_t len);
   static void host_timer_arm(void* o, uint64_t deadline);

@@ -1552,6 +1552,185 @@ static void test_8125b_tx_frame(const void *data)
     rtl_stop(&r);
 }
 
+/*
+ * MSI-X as the real part has it (lspci -vv of an RTL8125 rev 05: capability
+ * 0xb0, 32 entries, table at 0 and PBA at 0x800 of the 16 KiB BAR 4), a
+ * message through entry 0 (r8169's one vector), and a masked entry's
+ * message pending in the PBA until it is unmasked.
+ */
+static void test_8125b_msix(const void *data)
+{
+    Rtl r;
+    Rings g;
+    uint8_t f[100];
+    uint8_t cap;
+    uint64_t bar_size, msg;
+    QPCIBar bar4;
+
+    rtl_start(&r, data, NULL);
+    step(&r, 1000 * 1000 * 1000);
+    cap = qpci_find_capability(r.dev, PCI_CAP_ID_MSIX, 0);
+    g_assert_cmphex(cap, ==, 0xb0);
+    g_assert_cmphex(qpci_config_readw(r.dev, cap + PCI_MSIX_FLAGS) &
+                    PCI_MSIX_FLAGS_QSIZE, ==, 31);
+    g_assert_cmphex(qpci_config_readl(r.dev, cap + PCI_MSIX_TABLE), ==, 4);
+    g_assert_cmphex(qpci_config_readl(r.dev, cap + PCI_MSIX_PBA), ==,
+                    0x800 | 4);
+    bar4 = qpci_iomap(r.dev, 4, &bar_size);
+    g_assert_cmpuint(bar_size, ==, 16384);
+
+    msg = guest_alloc(&r.alloc, 4);
+    qtest_writel(r.qts, msg, 0);
+    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_LOWER_ADDR, (uint32_t)msg);
+    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_UPPER_ADDR, msg >> 32);
+    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_DATA, 0x8125);
+    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_VECTOR_CTRL,
+                   PCI_MSIX_ENTRY_CTRL_MASKBIT);
+    qpci_config_writew(r.dev, cap + PCI_MSIX_FLAGS,
+                       qpci_config_readw(r.dev, cap + PCI_MSIX_FLAGS) |
+                       PCI_MSIX_FLAGS_ENABLE);
+
+    /* TxOK while entry 0 is masked: pending, no message */
+    rings_start(&r, &g, 0);
+    wr32(&r, IntrStatus_8125, 0xffffffff);
+    wr32(&r, IntrMask_8125, TxOK);
+    build_frame(f, sizeof(f), peer_mac, rtl_mac, 0x44);
+    qtest_memwrite(r.qts, g.tx_buf, f, sizeof(f));
+    write_desc(&r, g.tx_ring, DescOwn | RingEnd | FirstFrag | LastFrag |
+               sizeof(f), 0, g.tx_buf);
+    wr16(&r, TxPoll_8125, 0x0001);
+    step(&r, 1000 * 1000);
+    g_assert_cmphex(rd32(&r, IntrStatus_8125) & TxOK, ==, TxOK);
+    g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0);
+    g_assert_cmphex(qpci_io_readl(r.dev, bar4, 0x800) & 1, ==, 1);
+    g_assert_cmphex(qpci_config_readw(r.dev, PCI_STATUS) &
+                    PCI_STATUS_INTERRUPT, ==, 0);   /* no INTx either */
+    /* Unmasked: the pending message goes out */
+    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+    g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0x8125);
+    g_assert_cmphex(qpci_io_readl(r.dev, bar4, 0x800) & 1, ==, 0);
+    /* The next edge sends at once */
+    qtest_writel(r.qts, msg, 0);
+    wr32(&r, IntrStatus_8125, TxOK);
+    wr32(&r, IntrMask_8125, 0);
+    wr32(&r, IntrStatus_8125, 0xffffffff);
+    write_desc(&r, g.tx_ring, DescOwn | RingEnd | FirstFrag | LastFrag |
+               sizeof(f), 0, g.tx_buf);
+    wr32(&r, IntrMask_8125, TxOK);
+    wr16(&r, TxPoll_8125, 0x0001);
+    step(&r, 1000 * 1000);
+    g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0x8125);
+    qpci_iounmap(r.dev, bar4);
+    rtl_stop(&r);
+}
+
+/*
+ * RSS over the four RX queues the way r8125 programs it (rtl8125_config_rss:
+ * RSS_CTRL with the TCP/IP types, 128 table entries, ilog2(4) queues; the
+ * table ethtool_rxfh_indir_default(i, 4) = i % 4; the Microsoft verification
+ * key): each frame of the Microsoft IPv4 vectors lands on queue
+ * hash % 4, hash being the suite's published IPv4-with-TCP value.
+ */
+static void test_8125b_rss(const void *data)
+{
+    static const uint8_t key[40] = {
+        0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
+        0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
+        0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
+        0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+    };
+    static const struct {
+        uint8_t dst[4], src[4];
+        uint16_t dport, sport;
+        uint32_t hash;
+    } v[] = {
+        { { 161, 142, 100, 80 }, { 66, 9, 149, 187 }, 1766, 2794, 0x51ccc178 },
+        { { 65, 69, 140, 83 }, { 199, 92, 111, 2 }, 4739, 14230, 0xc626b0ea },
+        { { 12, 22, 207, 184 }, { 24, 19, 198, 95 }, 38024, 12898, 0x5c2b394a },
+        { { 209, 142, 163, 6 }, { 38, 27, 205, 30 }, 2217, 48228, 0xafc7327f },
+        { { 202, 188, 127, 2 }, { 153, 39, 163, 191 }, 1303, 44251, 0x10e828a2 },
+    };
+    Rtl r;
+    Rings g;
+    uint64_t ring[4], buf[4];
+    unsigned want[4] = { 0 }, q, i, k;
+
+    rtl_start(&r, data, NULL);
+    step(&r, 1000 * 1000 * 1000);           /* link at 2500/full */
+    rings_start(&r, &g, 0);
+    ring[0] = g.rx_ring;
+    buf[0] = g.rx_buf;
+    for (q = 1; q < 4; q++) {
+        ring[q] = alloc_aligned(&r, 256);
+        buf[q] = guest_alloc(&r.alloc, 8 * RX_BUF_SIZE);
+        wr32(&r, 0x4000 + 8 * (q - 1) + 4, ring[q] >> 32);
+        wr32(&r, 0x4000 + 8 * (q - 1), (uint32_t)ring[q]);
+    }
+    for (q = 0; q < 4; q++) {
+        if (q == 0) {
+            buf[0] = guest_alloc(&r.alloc, 8 * RX_BUF_SIZE);
+        }
+        for (k = 0; k < 8; k++) {
+            write_desc(&r, ring[q] + 16 * k, DescOwn | (k == 7 ? RingEnd : 0) |
+                       RX_BUF_SIZE, 0, buf[q] + k * RX_BUF_SIZE);
+        }
+    }
+    wr32(&r, RSS_CTRL_8125, 0x0f | 7 << 8 | 2 << 16);
+    for (i = 0; i < 128; i += 4) {
+        wr32(&r, 0x4700 + i, (i % 4) | ((i + 1) % 4) << 8 |
+             ((i + 2) % 4) << 16 | (uint32_t)((i + 3) % 4) << 24);
+    }
+    for (i = 0; i < 40; i += 4) {
+        wr32(&r, 0x4600 + i, key[i] | key[i + 1] << 8 | key[i + 2] << 16 |
+             (uint32_t)key[i + 3] << 24);
+    }
+    for (i = 0; i < G_N_ELEMENTS(v); i++) {
+        uint8_t f[74] = { 0 };
+
+        memcpy(f, rtl_mac, 6);
+        memcpy(f + 6, peer_mac, 6);
+        f[12] = 0x08;                       /* IPv4 */
+        f[14] = 0x45;
+        f[16] = 0;
+        f[17] = 60;                         /* total length: 20 + 20 + 20 */
+        f[22] = 64;
+        f[23] = 6;                          /* TCP */
+        memcpy(f + 26, v[i].src, 4);
+        memcpy(f + 30, v[i].dst, 4);
+        f[34] = v[i].sport >> 8;
+        f[35] = v[i].sport & 0xff;
+        f[36] = v[i].dport >> 8;
+        f[37] = v[i].dport & 0xff;
+        f[46] = 0x50;                       /* data offset 5 */
+        sock_send_frame(r.sock, f, sizeof(f));
+        want[v[i].hash % 4]++;
+    }
+    /* QEMU reads the socket from its main loop: poll like a driver */
+    for (i = 0; i < 2000; i++) {
+        unsigned got = 0;
+
+        step(&r, 100 * 1000);
+        for (q = 0; q < 4; q++) {
+            for (k = 0; k < 8; k++) {
+                got += !(qtest_readl(r.qts, ring[q] + 16 * k) & DescOwn);
+            }
+        }
+        if (got == G_N_ELEMENTS(v)) {
+            break;
+        }
+        g_usleep(1000);
+    }
+    for (q = 0; q < 4; q++) {
+        unsigned done = 0;
+
+        for (k = 0; k < 8; k++) {
+            done += !(qtest_readl(r.qts, ring[q] + 16 * k) & DescOwn);
+        }
+        g_assert_cmpuint(done, ==, want[q]);
+    }
+    rtl_stop(&r);
+}
+
 static void add(const char *name, void (*fn)(const void *))
 {
     size_t i;
@@ -1592,6 +1771,8 @@ int main(int argc, char **argv)
     qtest_add_data_func("/rtl8168/8125b/regs", &chip_8125b, test_8125b_regs);
     qtest_add_data_func("/rtl8168/8125b/tx-frame", &chip_8125b,
                         test_8125b_tx_frame);
+    qtest_add_data_func("/rtl8168/8125b/msix", &chip_8125b, test_8125b_msix);
+    qtest_add_data_func("/rtl8168/8125b/rss", &chip_8125b, test_8125b_rss);
 
     return g_test_run();
 }

@@ -70,11 +70,14 @@ typedef struct rtl8168_host_ops {
    * error the way the hardware does (TxErr/RxErr/SYSErr + counters). */
   int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
   int (*dma_write)(void *opaque, uint64_t addr, const void *buf, size_t len);
-  /* Whether the guest has enabled MSI in config space (queried at each
-   * 0->1 edge of INT to choose MSI or INTx). */
+  /* Whether the guest has enabled MSI or MSI-X in config space (queried at
+   * each 0->1 edge of INT to choose a message or INTx). */
   bool (*msi_enabled)(void *opaque);
-  /* Send one MSI message (vector 0). */
-  void (*msi_notify)(void *opaque);
+  /* Send one message: MSI-X table entry `vector` when MSI-X is enabled
+   * (always below the profile's rtl8168_pci_identity.msix_vectors; a masked
+   * entry pends, which is the host's MSI-X emulation's business), else the
+   * MSI message (the model then passes vector 0). */
+  void (*msi_notify)(void *opaque, unsigned vector);
   /* Drive the INTx pin (level-triggered). Called on every level change
    * while MSI is disabled; called with 0 when MSI becomes used. */
   void (*set_intx)(void *opaque, int level);
@@ -175,6 +178,14 @@ typedef struct rtl8168_pci_identity {
    * configuration space (0x70f) and its power-on value. */
   uint16_t aspm_entry_latency_offset;
   uint8_t aspm_entry_latency_reset;
+  /* MSI-X (0 vectors: none, the 8168s): the capability's offset, the number
+   * of table entries, and the BAR that holds table and PBA (its index, size
+   * and the two offsets in it). The RTL8125B: capability 0xb0, 32 entries,
+   * table at offset 0 and PBA at 0x800 of the 16 KiB BAR 4 (lspci -vv). */
+  uint8_t msix_offset;
+  uint16_t msix_vectors;
+  uint8_t msix_bar;
+  uint32_t msix_bar_size, msix_table_offset, msix_pba_offset;
 } rtl8168_pci_identity;
 
 void rtl8168_config_pci_identity(const rtl8168_config *cfg, rtl8168_pci_identity *out);

@@ -245,10 +245,11 @@ int TestHost::cb_dma_write(void* o, uint64_t addr, const void* buf, size_t len) 
 
 bool TestHost::cb_msi_enabled(void* o) { return static_cast<TestHost*>(o)->msi; }
 
-void TestHost::cb_msi_notify(void* o) {
+void TestHost::cb_msi_notify(void* o, unsigned vector) {
   auto* h = static_cast<TestHost*>(o);
   h->note_callback();
   h->msi_times.push_back(h->now_);
+  h->msi_vectors.push_back(vector);
 }
 
 void TestHost::cb_set_intx(void* o, int level) {

@@ -132,6 +132,7 @@ class TestHost {
   uint64_t trace_lines = 0;
   std::vector<TraceRecord> trace_events;  // typed, capped at kMaxTraceLines
   bool msi = true;  // what msi_enabled() answers (guest MSI enable bit)
+  std::vector<unsigned> msi_vectors;  // each message's vector, in msi_times' order
   // Set by any callback that arrives while the host is not inside an entry
   // point (a model calling back outside a call) -- should never happen.
   uint64_t callbacks_outside_calls = 0;
@@ -148,7 +149,7 @@ class TestHost {
   static int cb_dma_read(void* o, uint64_t addr, void* buf, size_t len);
   static int cb_dma_write(void* o, uint64_t addr, const void* buf, size_t len);
   static bool cb_msi_enabled(void* o);
-  static void cb_msi_notify(void* o);
+  static void cb_msi_notify(void* o, unsigned vector);
   static void cb_set_intx(void* o, int level);
   static void cb_transmit(void* o, const uint8_t* frame, size_t len);
   static void cb_timer_arm(void* o, uint64_t deadline);
