@@ -26,8 +26,9 @@ set_tests_properties(vfioguest.setup PROPERTIES
 # NAME KERNEL SCENARIO TIMEOUT [run-guest options...]; logs in vfio-runs/NAME
 function(rtl8168_vfio_test name kernel scenario timeout)
   math(EXPR guest_timeout "${timeout} - 30")
+  string(REPLACE ";" " " extra "${ARGN}")   # one shell line: the options space-separated
   add_test(NAME ${name}
-    COMMAND bash -c "'${RTL8168_SRC}/scripts/fetch-distro-qemu' --quiet || exit $?; exec '${RTL8168_SRC}/scripts/run-guest' --nic vfio-user --kernel ${kernel} --scenario ${scenario} --vfio-server '${RTL8168_VFIO_SERVER}' --peer '${CMAKE_BINARY_DIR}/bin/rtl8168-peer' --timeout ${guest_timeout} --out '${CMAKE_BINARY_DIR}/vfio-runs/${name}' ${ARGN}")
+    COMMAND bash -c "'${RTL8168_SRC}/scripts/fetch-distro-qemu' --quiet || exit $?; exec '${RTL8168_SRC}/scripts/run-guest' --nic vfio-user --kernel ${kernel} --scenario ${scenario} --vfio-server '${RTL8168_VFIO_SERVER}' --peer '${CMAKE_BINARY_DIR}/bin/rtl8168-peer' --timeout ${guest_timeout} --out '${CMAKE_BINARY_DIR}/vfio-runs/${name}' ${extra}")
   set_tests_properties(${name} PROPERTIES
     LABELS vfioguest
     FIXTURES_REQUIRED rtl8168_vfio_images

@@ -234,8 +234,9 @@ def validate(s: Spec) -> tuple:
         s.vfio_server = vfiouser.server_binary(s.vfio_server)
         vfiouser.check(s.qemu, s.vfio_server)
         if s.iommu:
-            raise HarnessError("--iommu: not with --nic vfio-user (the server's DMA goes to "
-                               "guest-physical addresses)")
+            raise HarnessError("--iommu: not with --nic vfio-user (untried: QEMU's "
+                               "intel-iommu needs caching-mode=on for a VFIO device, and the "
+                               "fault count reads the in-process device's trace)")
     else:
         s.qemu = qemu.binary(s.qemu)
         qemu.check_binary(s.qemu, need_rtl8168=(s.nic == "rtl8168"))
