@@ -1055,7 +1055,14 @@ static void rtl8168_class_add_faults(ObjectClass *klass)
         "read-only: the model's counters (drops by reason) as JSON");
 }
 
-static void rtl8168_class_init(ObjectClass *klass, void *data)
+/* QEMU 10.1 made class_init's data const (QOM's TypeInfo.class_data) */
+#if QEMU_VERSION_MAJOR > 10 || (QEMU_VERSION_MAJOR == 10 && QEMU_VERSION_MINOR >= 1)
+#define RTL8168_CLASS_DATA const void
+#else
+#define RTL8168_CLASS_DATA void
+#endif
+
+static void rtl8168_class_init(ObjectClass *klass, RTL8168_CLASS_DATA *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);

@@ -180,7 +180,7 @@ const std::vector<Param>& params() {
       {bool_doc("aspm-l1-txpoll-lost", "Quirk (8168h): a TxPoll doorbell that finds the link in ASPM L1 wakes the link but does not start the transmitter (docs/HISTORY.md 'ASPM L1 TX timeouts')"),
        [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.aspm_l1_txpoll_lost); },
        [](const Config& c) { return on_off(c.quirks.aspm_l1_txpoll_lost); }},
-      {{"short-udp-hang", "bool", "Quirk (8125b): a UDP frame < 175 bytes with < 8 bytes after the IP header, or < 47 to port 319/320, hangs the TX path until the transmitter is restarted (r8169 rtl8125_quirk_udp_padto; docs/HISTORY.md 'RTL8125 short UDP')"},
+      {bool_doc("short-udp-hang", "Quirk (8125b): a UDP frame < 175 bytes with < 8 bytes after the IP header, or < 47 to port 319/320, hangs the TX path until the transmitter is restarted (r8169 rtl8125_quirk_udp_padto; docs/HISTORY.md 'RTL8125 short UDP')"),
        [](Config& c, const std::string& s) { return parse_bool(s, c.quirks.short_udp_hang); },
        [](const Config& c) { return on_off(c.quirks.short_udp_hang); }},
   };

@@ -2,6 +2,7 @@
 // rtl8168-vfio-user: serve the RTL8168 model to a vfio-user client (QEMU's
 // -device vfio-user-pci) on a Unix socket (docs/VFIO-USER.md).
 #include <csignal>
+#include <functional>
 #include <iostream>
 
 #include "options.h"
@@ -44,6 +45,17 @@ int main(int argc, char** argv) {
   signals.async_wait([&](const boost::system::error_code& ec, int) {
     if (!ec) io.stop();
   });
+  // SIGUSR1/SIGUSR2: the link goes down/up (the PHY's link status and the LinkChg interrupt,
+  // rtl8168_set_link), as `set_link nic0 off|on` does for the QEMU device: the host's cable.
+  boost::asio::signal_set link_signals(io, SIGUSR1, SIGUSR2);
+  std::function<void(const boost::system::error_code&, int)> on_link =
+      [&](const boost::system::error_code& ec, int sig) {
+        if (ec) return;
+        server->device().set_link(sig == SIGUSR2);
+        std::cerr << "rtl8168-vfio-user: link " << (sig == SIGUSR2 ? "up" : "down") << "\n";
+        link_signals.async_wait(on_link);
+      };
+  link_signals.async_wait(on_link);
   std::cerr << "rtl8168-vfio-user: " << rtl8168_chip_name(server->device().model())
             << " listening on " << opt.socket << "\n";
   io.run();

@@ -21,6 +21,8 @@ Modules:
              -device options with extra properties, -icount, the initrd with appended archives
   launch     starting QEMU with a wall-clock limit, the serial console file, HMP and QMP
   guest      scripts/run-guest: one scenario with the host peers (rtl8168-peer)
+  vfiouser   run-guest --nic vfio-user: rtl8168-vfio-user behind a distribution QEMU's
+             vfio-user-pci (scripts/fetch-distro-qemu), the server's start, link and stop
   lab        scripts/run-lab: the lab (two rtl8168 on one hub, -icount), in process
   smoke      guest-tests/driver/smoke-test
   compare    scripts/compare-nics' table and JSON (python3 -m lablib.compare)

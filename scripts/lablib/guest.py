@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, NoReturn
 
-from . import chips, faultctl, firmware, kernelpkg, launch, protocol, qemu
+from . import chips, faultctl, firmware, kernelpkg, launch, protocol, qemu, vfiouser
 from .result import HarnessError, Kind, Outcome
 
 REPO = qemu.REPO
@@ -35,7 +35,12 @@ NICS = {
     "e1000e": "e1000e",
     "rtl8139": "rtl8139",
     "virtio": "virtio-net-pci,speed=1000,duplex=full",
+    # the model in rtl8168-vfio-user behind a distribution QEMU's vfio-user client
+    # (lablib.vfiouser, docs/VFIO-USER.md): the guest sees the rtl8168
+    "vfio-user": "vfio-user-pci",
 }
+# the NICs that are the RTL8168 model (chip profiles, the rtl8168 checks in the guest)
+MODEL_NICS = ("rtl8168", "vfio-user")
 MAC = "52:54:00:81:68:01"
 # --iommu: where the NIC sits (q35: bus 0 has the root port rp1, the firmware numbers its
 # secondary bus 1); the IOMMU's fault records and translation state name it so
@@ -98,12 +103,20 @@ class Spec:
     chip: str = None          # --chip: the rtl8168's profile (None: the properties' or default)
     firmware: bool = False    # --firmware: the chip's firmware file in the guest (lablib.firmware)
     boot: str = "vmlinux"     # the scenario's host line boot=: vmlinux (PVH entry) or bzimage
+    vfio_server: str = None   # --vfio-server: rtl8168-vfio-user (--nic vfio-user)
+    boots: int = 1            # --boots: runs of the scenario, each with a new QEMU (and server)
+
+
+def guest_nic(nic: str) -> str:
+    """The NIC as the guest's scenarios know it (rtl8168.nic=): the vfio-user device is the
+    rtl8168 to them."""
+    return "rtl8168" if nic == "vfio-user" else nic
 
 
 def append_line(s: Spec, ports: dict, net_env: dict,
                 env: Mapping[str, str] = os.environ) -> str:
     """The guest's kernel command line (rtl8168.<key>=<value> -> R_<key> in the guest)."""
-    a = (f"console=ttyS0 quiet panic=-1 rtl8168.scenario={s.scenario} rtl8168.nic={s.nic} "
+    a = (f"console=ttyS0 quiet panic=-1 rtl8168.scenario={s.scenario} rtl8168.nic={guest_nic(s.nic)} "
          f"rtl8168.bytes={s.bytes}")
     for role in ("sink", "source", "rr"):
         if ports.get(role):
@@ -113,7 +126,7 @@ def append_line(s: Spec, ports: dict, net_env: dict,
     # the scenarios check that r8169 names this chip, with the identity the model lists
     # (guest-tests/scenarios/common.sh chip_expect; lablib.chips)
     a += f" rtl8168.chip={chip_of(s.device_props)}"
-    if s.nic == "rtl8168":
+    if s.nic in MODEL_NICS:
         c = chips.chip(chip_of(s.device_props), env)
         a += (f" rtl8168.chip_name={c['name']} rtl8168.chip_xid={c['xid'][2:]}"
               f" rtl8168.chip_phy={c['phy_id'][2:]} rtl8168.chip_fw={c['firmware'] or '-'}")
@@ -129,7 +142,7 @@ def append_line(s: Spec, ports: dict, net_env: dict,
 
 def command(s: Spec, img: Path, initrd: str | Path, append: str, tap: str | None = None,
             trace: Iterable[str] = (), env: Mapping[str, str] = os.environ,
-            fw: list | None = None) -> list:
+            fw: list | None = None, vfio_sock: Path | None = None) -> list:
     """The QEMU arguments common to every instance of the run (without -serial/-monitor)."""
     netdev = "user,id=net0"
     if s.net == "tap":
@@ -152,9 +165,13 @@ def command(s: Spec, img: Path, initrd: str | Path, append: str, tap: str | None
     if trace and s.nic == "rtl8168":
         for t in trace:
             args += ["-trace", t]
-    args += ["-kernel", str(kernel_file(img, s.boot)), "-initrd", str(initrd), "-append", append,
-             "-netdev", netdev,
-             "-device", qemu.device(NICS[s.nic], "nic0", "net0", MAC, bus, s.device_props)]
+    args += ["-kernel", str(kernel_file(img, s.boot)), "-initrd", str(initrd), "-append", append]
+    if s.nic == "vfio-user":
+        # no -netdev: the server has the network (its libslirp, same addresses as QEMU's)
+        args += vfiouser.qemu_args(vfio_sock, env.get("RTL8168_GUEST_MEM") or "256", bus)
+    else:
+        args += ["-netdev", netdev,
+                 "-device", qemu.device(NICS[s.nic], "nic0", "net0", MAC, bus, s.device_props)]
     return [qemu.binary(s.qemu, env), *args]
 
 
@@ -195,12 +212,12 @@ def validate(s: Spec) -> tuple:
         raise HarnessError("--device-props needs key=value[,key=value...] without spaces, "
                            "e.g. timing=off")
     if s.chip is not None:
-        if s.nic != "rtl8168":
+        if s.nic not in MODEL_NICS:
             raise HarnessError(f"--chip picks a profile of the rtl8168 model; --nic {s.nic} "
                                f"has none")
         chips.check_option(s.chip, s.device_props)
         s.device_props = with_chip(s.device_props, s.chip)
-    elif s.nic == "rtl8168" and chips.of_props(s.device_props) is not None:
+    elif s.nic in MODEL_NICS and chips.of_props(s.device_props) is not None:
         chips.check(chips.of_props(s.device_props))
     _, info = qemu.image(s.kernel)
     if s.iommu and s.machine != "q35":
@@ -209,14 +226,26 @@ def validate(s: Spec) -> tuple:
         raise HarnessError(f"--iommu: the image {s.kernel} is a kernel tree built from "
                            f"guest-tests/kernel/guest.config, which leaves the IOMMU out; use a "
                            f"Debian kernel (6.1, 6.12, latest)")
-    s.qemu = qemu.binary(s.qemu)
-    qemu.check_binary(s.qemu, need_rtl8168=(s.nic == "rtl8168"))
+    if s.boots < 1 or (s.boots > 1 and s.nic != "vfio-user"):
+        raise HarnessError("--boots N (N >= 1) restarts rtl8168-vfio-user between the runs: "
+                           "--nic vfio-user only")
+    if s.nic == "vfio-user":
+        s.qemu = s.qemu or vfiouser.distro_qemu()
+        s.vfio_server = vfiouser.server_binary(s.vfio_server)
+        vfiouser.check(s.qemu, s.vfio_server)
+        if s.iommu:
+            raise HarnessError("--iommu: not with --nic vfio-user (untried: QEMU's "
+                               "intel-iommu needs caching-mode=on for a VFIO device, and the "
+                               "fault count reads the in-process device's trace)")
+    else:
+        s.qemu = qemu.binary(s.qemu)
+        qemu.check_binary(s.qemu, need_rtl8168=(s.nic == "rtl8168"))
     h = host_header(sfile)
     s.boot = h.get("boot") or "vmlinux"
     if s.boot not in BOOTS:
         raise HarnessError(f"{sfile.name}: host line boot={s.boot} ({', '.join(BOOTS)})")
     if s.firmware:
-        if s.nic != "rtl8168":
+        if s.nic not in MODEL_NICS:
             raise HarnessError(f"--firmware puts the rtl8168 chip's firmware file in the guest; "
                                f"--nic {s.nic} has none")
         if not chips.chip(chip_of(s.device_props)).get("firmware"):
@@ -231,6 +260,12 @@ def validate(s: Spec) -> tuple:
     s.net = s.net or h.get("net") or "user"
     if s.net not in ("user", "tap"):
         raise HarnessError(f"unknown --net '{s.net}' (user, tap)")
+    if s.nic == "vfio-user" and (s.net != "user" or h.get("action") in ("migrate", "faults")):
+        # the server has libslirp only; QEMU's vfio-user client has no migration, and the
+        # fault commands are the QEMU device's (docs/VFIO-USER.md)
+        raise HarnessError(f"scenario {s.scenario} (net={s.net}, action={h.get('action')}) "
+                           f"needs the in-process device: --nic vfio-user runs -netdev user "
+                           f"scenarios without migration or fault commands")
     if s.net == "tap":
         if os.geteuid() != 0:
             raise HarnessError(f"--net tap (scenario {s.scenario}) needs root to create a tap "
@@ -333,7 +368,7 @@ def run(s: Spec, say: Callable[[str], None] = _say) -> Outcome:
     """Run one scenario; prints the run-guest lines; returns the Outcome (HarnessError when
     nothing could be started)."""
     h, counts, action, trace = validate(s)
-    chip = chips.of_props(s.device_props) if s.nic == "rtl8168" else None
+    chip = chips.of_props(s.device_props) if s.nic in MODEL_NICS else None
     out = Path(s.out) if s.out else REPO / "build" / "runs" / (
         f"{s.kernel}-{s.scenario}-{s.nic}{chips.dir_suffix(chip)}-"
         f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
@@ -346,14 +381,34 @@ def run(s: Spec, say: Callable[[str], None] = _say) -> Outcome:
                 "monitor.log", "migration.state"):
         for f in out.glob(pat):
             f.unlink(missing_ok=True)
-    r = Run(out)
+    if s.nic != "vfio-user":
+        r = Run(out)
+        try:
+            return _run(s, r, counts, action, trace, say, h.get("iommu") or "clean")
+        finally:
+            r.close()
+    # --nic vfio-user: a new server for each boot, on the same socket path (the previous one
+    # left when its client did: --boots N checks that a restarted server serves a new QEMU)
+    sockdir = Path(tempfile.mkdtemp(prefix="rtl8168-vfio.", dir=os.environ.get("TMPDIR") or "/tmp"))
     try:
-        return _run(s, r, counts, action, trace, say, h.get("iommu") or "clean")
+        for n in range(1, s.boots + 1):
+            r = Run(out if s.boots == 1 else out / f"boot-{n}")
+            r.out.mkdir(parents=True, exist_ok=True)
+            if s.boots > 1:
+                say(f"boot {n} of {s.boots}")
+            try:
+                o = _run(s, r, counts, action, trace, say, h.get("iommu") or "clean",
+                         sockdir / "rtl8168.sock")
+            finally:
+                r.close()
+            if o.kind is not Kind.PASS:
+                break
+        return o
     finally:
-        r.close()
+        shutil.rmtree(sockdir, ignore_errors=True)
 
 
-def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
+def _run(s, r, counts, action, trace, say, iommu_policy="clean", vfio_sock=None):
     out = r.out
     t0 = time.monotonic()
     net_env = {"listen": "127.0.0.1", "guest_peer": "10.0.2.2", "guest_ip": ""}
@@ -380,7 +435,15 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
     if s.firmware:
         extras.append(str(firmware.archive(chips.chip(chip_of(s.device_props))["firmware"])))
     initrd = qemu.initrd(img / "initramfs.cpio", extras, r.sockdir / "initramfs.cpio")
-    base = command(s, img, initrd, append_line(s, ports, net_env), r.tap, trace)
+    base = command(s, img, initrd, append_line(s, ports, net_env), r.tap, trace,
+                   vfio_sock=vfio_sock)
+    server = None
+    if s.nic == "vfio-user":
+        cmd = vfiouser.server_command(s.vfio_server, vfio_sock, s.device_props, MAC)
+        (out / "vfio-user.cmdline").write_text(qemu.quote(cmd) + "\n")
+        server = vfiouser.Server(cmd, out / "vfio-user.log")
+        r.procs.append(server.proc)
+        server.wait_listening()
     con = launch.Console()
     vms = {}
 
@@ -434,6 +497,10 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
                             .splitlines()[-3:])
             host_fail = Outcome(Kind.FAIL, f"QEMU exited without a verdict ({tail} )")
             break
+        if server is not None and not server.alive():
+            host_fail = Outcome(Kind.FAIL, f"rtl8168-vfio-user exited {server.stop()} during the "
+                                           f"run ({server.tail()})")
+            break
         if deadline.expired():
             host_fail = Outcome(Kind.TIMEOUT, f"no VERDICT within {s.timeout}s")
             break
@@ -447,11 +514,19 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
             break
         if action == "link-flap" and not acted and c.has_step(s.scenario, "transfer-running"):
             time.sleep(0.5)
-            say("monitor: set_link nic0 off")
-            r.hmp_log(inst, "set_link nic0 off")
+            if server is not None:   # the server's link control (its SIGUSR1/SIGUSR2)
+                say("rtl8168-vfio-user: link down")
+                server.link(False)
+            else:
+                say("monitor: set_link nic0 off")
+                r.hmp_log(inst, "set_link nic0 off")
             time.sleep(float(os.environ.get("RTL8168_FLAP_SECONDS") or 2))
-            say("monitor: set_link nic0 on")
-            r.hmp_log(inst, "set_link nic0 on")
+            if server is not None:
+                say("rtl8168-vfio-user: link up")
+                server.link(True)
+            else:
+                say("monitor: set_link nic0 on")
+                r.hmp_log(inst, "set_link nic0 on")
             acted = "flapped"
         elif ctl is not None:
             try:
@@ -491,6 +566,7 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
     # --- collect: give QEMU a moment to power off, then the peers to write their JSON
     if vm.wait(5) is None:
         vm.proc.terminate()
+    server_rc = server.stop() if server is not None else None
     peer_fail = []
     for role in ("sink", "source", "rr"):
         p = peers.get(role)
@@ -594,6 +670,16 @@ def _run(s, r, counts, action, trace, say, iommu_policy="clean"):
         return verdict(Outcome(Kind.FAIL, "; ".join(sha_fail)))
     if trace_count == 0:
         return verdict(Outcome(Kind.FAIL, f"the device reported no {','.join(trace)} event"))
+    if server is not None:
+        last = [l for l in server.text().splitlines() if "exit (" in l]
+        print(f"HOST vfio-user exit={server_rc} resets={server.resets()} "
+              f"({last[-1] if last else server.tail(1)}; {out}/vfio-user.log)")
+        if server_rc != 0:
+            return verdict(Outcome(Kind.FAIL, f"rtl8168-vfio-user exited {server_rc} "
+                                              f"({server.tail()})"))
+        if action == "device-reset" and server.resets() < 2:
+            return verdict(Outcome(Kind.FAIL, f"the server saw {server.resets()} device "
+                                              f"reset(s): want the machine's and the guest's"))
     if action == "link-flap" and acted != "flapped":
         return verdict(Outcome(Kind.FAIL, "the host never flapped the link"))
     if action == "faults" and acted != "faults":
@@ -670,7 +756,8 @@ def _resume(r, vm):
 # ---- command line ---------------------------------------------------------------------------
 
 EPILOG = """\
-Environment: RTL8168_QEMU, RTL8168_PEER (defaults of --qemu, --peer), RTL8168_GUEST_APPEND
+Environment: RTL8168_QEMU, RTL8168_PEER (defaults of --qemu, --peer), RTL8168_DISTRO_QEMU,
+RTL8168_VFIO_SERVER (--nic vfio-user's QEMU and server), RTL8168_GUEST_APPEND
 (more kernel parameters, e.g. rtl8168.debug=1), RTL8168_GUEST_MEM (MiB, default 256),
 RTL8168_FLAP_SECONDS (link-flap down time, default 2), RTL8168_INITRD_APPEND=a.cpio[:b.cpio]
 (newc archives appended to the image's initramfs; later files win).
@@ -701,7 +788,9 @@ def parser() -> argparse.ArgumentParser:
                     " (images from scripts/build-guest; a tree's image is built on first use)")
     ap.add_argument("--scenario", metavar="S", help="one of: " + " ".join(scenario_names()))
     ap.add_argument("--nic", metavar="N", default="rtl8168",
-                    help="rtl8168 (default), e1000e, rtl8139 or virtio (QEMU's own: comparison "
+                    help="rtl8168 (default), vfio-user (the model in rtl8168-vfio-user behind a "
+                         "distribution QEMU's -device vfio-user-pci: scripts/fetch-distro-qemu, "
+                         "docs/VFIO-USER.md), e1000e, rtl8139 or virtio (QEMU's own: comparison "
                          "and harness checks)")
     ap.add_argument("--device-props", metavar="P", default="",
                     help="extra properties appended to the NIC's -device option, e.g. "
@@ -724,7 +813,8 @@ def parser() -> argparse.ArgumentParser:
                     help="transfer size per stream (default from the scenario, e.g. 64M; divided by "
                          f"{kernelpkg.DEBUG_BYTES_DIVISOR} on a debug kernel X.Y-debug)")
     ap.add_argument("--qemu", metavar="PATH",
-                    help="QEMU binary (default $RTL8168_QEMU or build/qemu/qemu-system-x86_64)")
+                    help="QEMU binary (default $RTL8168_QEMU or build/qemu/qemu-system-x86_64; "
+                         "--nic vfio-user: $RTL8168_DISTRO_QEMU or scripts/fetch-distro-qemu's)")
     ap.add_argument("--peer", metavar="PATH",
                     help="host peer (default $RTL8168_PEER or build/bin/rtl8168-peer)")
     ap.add_argument("--timeout", metavar="SEC",
@@ -742,6 +832,14 @@ def parser() -> argparse.ArgumentParser:
                          "rtl_nic/rtl8168h-2.fw) from Debian's firmware-realtek into the guest: "
                          "r8169 then loads and applies it at open, and the scenario expects it "
                          "loaded (default: no file, as on boards without it)")
+    ap.add_argument("--vfio-server", metavar="PATH",
+                    help="--nic vfio-user: the server (default $RTL8168_VFIO_SERVER or "
+                         "build/bin/rtl8168-vfio-user); started per boot with --chip and a "
+                         "--param for each --device-props key, --netdev user")
+    ap.add_argument("--boots", metavar="N", type=int, default=1,
+                    help="--nic vfio-user: run the scenario N times, each with a new QEMU and a "
+                         "new server on the same socket (the previous one exits with its "
+                         "client); logs in OUT/boot-<n>")
     ap.add_argument("--verbose", action="store_true", help="echo the guest console while it runs")
     return ap
 
@@ -756,7 +854,7 @@ def main(argv: list) -> int:
              net=a.net, bytes=a.bytes, qemu=a.qemu, peer=a.peer,
              timeout=int(a.timeout) if a.timeout is not None else None, out=a.out,
              verbose=a.verbose, iommu=a.iommu, chip=a.chip,
-             firmware=a.firmware)
+             firmware=a.firmware, vfio_server=a.vfio_server, boots=a.boots)
 
     def on_term(signum, frame):
         raise SystemExit(130)
