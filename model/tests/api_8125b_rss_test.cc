@@ -95,27 +95,25 @@ uint32_t hash_of(std::span<const uint8_t> frame, uint32_t ctrl) {
   return toeplitz(kMsKey, std::span<const uint8_t>(in.bytes, in.len));
 }
 
+// The hash over source then destination address (the 2-tuple), then with the
+// source and destination ports appended (the 4-tuple), against the suite's values.
+template <typename Vectors>
+void expect_suite(const Vectors& vectors) {
+  for (const auto& v : vectors) {
+    std::vector<uint8_t> in(v.src.begin(), v.src.end());
+    in.insert(in.end(), v.dst.begin(), v.dst.end());
+    EXPECT_EQ(toeplitz(kMsKey, in), v.ip_only);
+    for (const uint16_t port : {v.sport, v.dport}) {
+      in.push_back(static_cast<uint8_t>(port >> 8));
+      in.push_back(static_cast<uint8_t>(port));
+    }
+    EXPECT_EQ(toeplitz(kMsKey, in), v.ip_tcp);
+  }
+}
+
 TEST(Rss8125b, ToeplitzMatchesTheMicrosoftVerificationSuite) {
-  for (const V4Vector& v : kV4) {
-    std::vector<uint8_t> in(v.src.begin(), v.src.end());
-    in.insert(in.end(), v.dst.begin(), v.dst.end());
-    EXPECT_EQ(toeplitz(kMsKey, in), v.ip_only);
-    for (const uint16_t port : {v.sport, v.dport}) {
-      in.push_back(static_cast<uint8_t>(port >> 8));
-      in.push_back(static_cast<uint8_t>(port));
-    }
-    EXPECT_EQ(toeplitz(kMsKey, in), v.ip_tcp);
-  }
-  for (const V6Vector& v : kV6) {
-    std::vector<uint8_t> in(v.src.begin(), v.src.end());
-    in.insert(in.end(), v.dst.begin(), v.dst.end());
-    EXPECT_EQ(toeplitz(kMsKey, in), v.ip_only);
-    for (const uint16_t port : {v.sport, v.dport}) {
-      in.push_back(static_cast<uint8_t>(port >> 8));
-      in.push_back(static_cast<uint8_t>(port));
-    }
-    EXPECT_EQ(toeplitz(kMsKey, in), v.ip_tcp);
-  }
+  expect_suite(kV4);
+  expect_suite(kV6);
 }
 
 // The frame's tuple under the RSS_CTRL types: the 4-tuple where its L4
@@ -151,16 +149,6 @@ constexpr uint32_t kRdsarQ1 = 0x4000;
 // RSS_CTRL as r8125 _rtl8125_set_rss_hash_opt writes it for 4 rings and 128
 // entries: the four TCP/IP types, UDP off, mask bits 7, ilog2(4) << 16.
 constexpr uint32_t kCtrl4Queues = 0x0f | 7u << 8 | 2u << 16;
-
-DriverConfig b_driver() {
-  DriverConfig c;
-  c.expect_xid = 0x641;
-  c.expect_phy_id2 = 0xc840;
-  c.g_class = true;
-  c.c8125 = true;
-  c.cplus = kRxChkSum;
-  return c;
-}
 
 Params b(bool timing) { return with(default_params(timing), {{"chip", "8125b"}}); }
 
@@ -223,7 +211,7 @@ TEST(Rss8125b, ChipListHasFourRxQueues) {
 TEST(Rss8125b, FramesSpreadOverTheQueuesTheTableNames) {
   for (const bool timing : {true, false}) {
     SCOPED_TRACE(timing ? "timing" : "functional");
-    Nic nic(b(timing), b_driver());
+    Nic nic(b(timing), driver_8125b());
     ASSERT_UP(nic);
     arm_queues(nic);
     program_rss(nic, default_table());
@@ -259,7 +247,7 @@ TEST(Rss8125b, FramesSpreadOverTheQueuesTheTableNames) {
 }
 
 TEST(Rss8125b, RssOffKeepsEveryFrameOnQueue0) {
-  Nic nic(b(true), b_driver());
+  Nic nic(b(true), driver_8125b());
   ASSERT_UP(nic);
   arm_queues(nic);
   program_rss(nic, default_table(), 0);  // r8169: RSS_CTRL 0
@@ -270,7 +258,7 @@ TEST(Rss8125b, RssOffKeepsEveryFrameOnQueue0) {
 }
 
 TEST(Rss8125b, AnEntryNamingAQueueWithoutARingDropsTheFrameCounted) {
-  Nic nic(b(true), b_driver());
+  Nic nic(b(true), driver_8125b());
   ASSERT_UP(nic);
   arm_queues(nic);
   std::array<uint8_t, 128> table{};
@@ -294,13 +282,13 @@ TEST(Rss8125b, AnEntryNamingAQueueWithoutARingDropsTheFrameCounted) {
 // their writes completed) survive a save and load, and a blob whose frame
 // names a queue without a ring is refused.
 TEST(Rss8125b, QueuedFramesOfEveryQueueRoundTripThroughTheBlob) {
-  Nic a(b(true), b_driver());
+  Nic a(b(true), driver_8125b());
   ASSERT_UP(a);
   arm_queues(a);
   program_rss(a, default_table());
   for (const V4Vector& v : kV4) a.host.receive(v4_frame(v));
   const std::vector<uint8_t> blob = a.host.save();
-  Nic c(b(true), b_driver(), a.host.now());
+  Nic c(b(true), driver_8125b(), a.host.now());
   const FakeMemory ram = a.host.mem();
   c.host.mem() = ram;  // the same guest memory
   std::string err;

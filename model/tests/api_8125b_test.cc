@@ -24,16 +24,6 @@ const Mac kUs = {0x52, 0x54, 0x00, 0x12, 0x34, 0x56};
 constexpr uint32_t kPhyStatus = 0x6c;
 constexpr uint32_t kTnpdsQ1 = 0x2100;
 
-DriverConfig b_driver() {
-  DriverConfig c;
-  c.expect_xid = 0x641;
-  c.expect_phy_id2 = 0xc840;
-  c.g_class = true;
-  c.c8125 = true;
-  c.cplus = kRxChkSum;  // r8169 keeps RxVlan out of CPlusCmd on the 8125
-  return c;
-}
-
 Params b(bool timing = true, const Params& extra = {}) {
   return with(with(default_params(timing), {{"chip", "8125b"}}), extra);
 }
@@ -79,7 +69,7 @@ TEST(Api8125b, ChipListGivesItsIdentity) {
 TEST(Api8125b, R8169BringUpLinksAt2500AndMovesAFrameEachWay) {
   for (const bool timing : {true, false}) {
     SCOPED_TRACE(timing ? "timing" : "functional");
-    Nic nic(b(timing), b_driver());
+    Nic nic(b(timing), driver_8125b());
     ASSERT_UP(nic);
     EXPECT_STREQ(rtl8168_chip_name(nic.host.dev()), "RTL8125B");
     // PHYSR (0xa434: page 0xa43 register 0x12, C22 register 0x1a): link,
@@ -98,7 +88,7 @@ TEST(Api8125b, R8169BringUpLinksAt2500AndMovesAFrameEachWay) {
 }
 
 TEST(Api8125b, InterruptRegistersAre32BitsAt0x38And0x3c) {
-  Nic nic(b(), b_driver());
+  Nic nic(b(), driver_8125b());
   ASSERT_UP(nic);
   const size_t msis = nic.host.msi_times.size();
   nic.host.receive(ipv4_udp(kUs, kDst, pattern(100)));
@@ -129,7 +119,7 @@ TEST(Api8125b, InterruptRegistersAre32BitsAt0x38And0x3c) {
 }
 
 TEST(Api8125b, TxQueue1HasItsRingAt0x2100AndDoorbellBit1) {
-  Nic nic(b(), b_driver());
+  Nic nic(b(), driver_8125b());
   ASSERT_UP(nic);
   nic.host.w32(kTnpdsQ1 + 4, static_cast<uint32_t>(Driver::kTxHRing >> 32));
   nic.host.w32(kTnpdsQ1, static_cast<uint32_t>(Driver::kTxHRing) | 0xff);  // low bits read 0
@@ -142,7 +132,7 @@ TEST(Api8125b, TxQueue1HasItsRingAt0x2100AndDoorbellBit1) {
 }
 
 TEST(Api8125b, RegistersAboveTheFile) {
-  Nic nic(b(), b_driver());
+  Nic nic(b(), driver_8125b());
   ASSERT_UP(nic);
   // MAC0_BKP: the station address, read-only (r8169 only reads it).
   for (unsigned i = 0; i < 6; i++) EXPECT_EQ(nic.host.r8(kMac0Bkp + i), kUs[i]);
@@ -179,7 +169,7 @@ TEST(Api8125b, RegistersAboveTheFile) {
 }
 
 TEST(Api8125b, IntrMitigateReadsTheFifoEmptyStatus) {
-  Nic nic(b(), b_driver());
+  Nic nic(b(), driver_8125b());
   ASSERT_UP(nic);
   EXPECT_EQ(nic.host.r16(kIntrMitigate), 0x0103);
   nic.host.w16(kIntrMitigate, 0x5151);  // not moderation: dropped
@@ -193,7 +183,7 @@ TEST(Api8125b, IntrMitigateReadsTheFifoEmptyStatus) {
 }
 
 TEST(Api8125b, PhyIdentityAndAbilitiesAsRealtekReadsThem) {
-  Nic nic(b(), b_driver());
+  Nic nic(b(), driver_8125b());
   ASSERT_UP(nic);
   // rtlgen_supports_2_5gbps: page 0xa61 register 0x13 bit 13.
   EXPECT_EQ(phy_paged(nic, 0xa61, 0x13) & 0x2000, 0x2000);
@@ -223,7 +213,7 @@ TEST(Api8125b, PhyIdentityAndAbilitiesAsRealtekReadsThem) {
 }
 
 TEST(Api8125b, AdvertisementAndForcedModesChooseTheSpeed) {
-  Nic nic(b(), b_driver());
+  Nic nic(b(), driver_8125b());
   ASSERT_UP(nic);
   // rtl822x_config_aneg without 2500baseT: 0xa5d4 bit 7 cleared, AN restarted.
   ASSERT_TRUE(nic.drv.phy_ocp_write(0xa5d4, 0x0000));
@@ -255,7 +245,7 @@ TEST(Api8125b, AdvertisementAndForcedModesChooseTheSpeed) {
 TEST(Api8125b, WireTimingFollowsTheLinkSpeed) {
   for (const bool gig : {false, true}) {
     SCOPED_TRACE(gig ? "1000" : "2500");
-    Nic nic(b(true, {{"pcie-read-latency", "0"}, {"pcie-bandwidth", "4000"}}), b_driver());
+    Nic nic(b(true, {{"pcie-read-latency", "0"}, {"pcie-bandwidth", "4000"}}), driver_8125b());
     ASSERT_UP(nic);
     if (gig) {
       ASSERT_TRUE(nic.drv.phy_ocp_write(0xa5d4, 0x0000));
@@ -273,7 +263,7 @@ TEST(Api8125b, WireTimingFollowsTheLinkSpeed) {
 }
 
 TEST(Api8125b, JumboTo16KiB) {
-  Nic nic(b(), b_driver());
+  Nic nic(b(), driver_8125b());
   ASSERT_UP(nic);
   nic.drv.xmit(ipv4_udp(kDst, kUs, pattern(16384 - 42)));
   ASSERT_TRUE(nic.drv.wait_tx());
@@ -289,7 +279,7 @@ TEST(Api8125b, JumboTo16KiB) {
 TEST(Api8125b, RxVlanRemovalFollowsRxConfigNotCPlusCmd) {
   const Bytes tagged = vlan_insert(ipv4_udp(kUs, kDst, pattern(200)), 0x0123);
   // CPlusCmd RxVlan set, RxConfig's VLAN bits clear: the tag stays.
-  DriverConfig c = b_driver();
+  DriverConfig c = driver_8125b();
   c.cplus = kRxChkSum | kRxVlan;
   Nic nic(b(), c);
   ASSERT_UP(nic);
@@ -311,7 +301,7 @@ TEST(Api8125b, RxVlanRemovalFollowsRxConfigNotCPlusCmd) {
 }
 
 TEST(Api8125b, ExtendedTallyOnlyOnceSwitchedOn) {
-  Nic nic(b(), b_driver());
+  Nic nic(b(), driver_8125b());
   ASSERT_UP(nic);  // hw_start set MAC OCP 0xea84 bits 1:0, as 7.2 does
   nic.drv.xmit(ipv4_udp(kDst, kUs, pattern(958)));  // 1000 bytes, unicast
   ASSERT_TRUE(nic.drv.wait_tx());
@@ -351,14 +341,14 @@ TEST(Api8125b, ExtendedTallyOnlyOnceSwitchedOn) {
 }
 
 TEST(Api8125b, StateRoundTripKeepsTheWideRegistersAndThePhy) {
-  Nic a(b(), b_driver());
+  Nic a(b(), driver_8125b());
   ASSERT_UP(a);
   a.host.w32(kRssCtrl8125, 0x00000042u);
   a.host.w32(0xa40, 0x00c0ffeeu);
   a.drv.xmit(ipv4_udp(kDst, kUs, pattern(200)));
   ASSERT_TRUE(a.drv.wait_tx());
   const std::vector<uint8_t> blob = a.host.save();
-  Nic c(b(), b_driver(), a.host.now());
+  Nic c(b(), driver_8125b(), a.host.now());
   std::string err;
   ASSERT_EQ(c.host.load(blob, &err), 0) << err;
   EXPECT_EQ(c.host.save(), blob);

@@ -20,14 +20,6 @@ constexpr uint64_t kGphyOcpTime = 3'000, kLlInitTime = 50'000;
 const Mac kDst = {0x52, 0x54, 0x00, 0x00, 0x00, 0x02};
 const Mac kUs = {0x52, 0x54, 0x00, 0x12, 0x34, 0x56};
 
-DriverConfig h_driver() {
-  DriverConfig c;
-  c.expect_xid = 0x541;
-  c.expect_phy_id2 = 0xc800;
-  c.g_class = true;
-  return c;
-}
-
 Params h(bool timing = true, const Params& extra = {}) {
   return with(with(default_params(timing), {{"chip", "8168h"},
                                             {"gphy-ocp-time", std::to_string(kGphyOcpTime)},
@@ -78,7 +70,7 @@ TEST(Api8168h, UnknownChipNamesTheKnownOnes) {
 TEST(Api8168h, R8169BringUpAndAFrameEachWay) {
   for (const bool timing : {true, false}) {
     SCOPED_TRACE(timing ? "timing" : "functional");
-    Nic nic(h(timing), h_driver());
+    Nic nic(h(timing), driver_8168h());
     ASSERT_UP(nic);
     EXPECT_STREQ(rtl8168_chip_name(nic.host.dev()), "RTL8168h/8111h");
     // PHYSR (page 0xa43 register 0x12 = OCP 0xa434): link, full duplex, 1000.
@@ -96,7 +88,7 @@ TEST(Api8168h, R8169BringUpAndAFrameEachWay) {
 }
 
 TEST(Api8168h, StationAddressIsInEri) {
-  Nic nic(h(), h_driver());
+  Nic nic(h(), driver_8168h());
   // rtl_read_mac_address (VER_35..52): ERI 0xe0 / 0xe4 hold the address.
   nic.host.w32(0x74, 0xf000 | 0xe0);
   nic.host.advance(100'000);
@@ -105,7 +97,7 @@ TEST(Api8168h, StationAddressIsInEri) {
 }
 
 TEST(Api8168h, MacOcpReadIsLatchedAtOnce) {
-  Nic nic(h(), h_driver());
+  Nic nic(h(), driver_8168h());
   nic.drv.mac_ocp_write(0xd412, 0x03e8);
   EXPECT_EQ(nic.drv.mac_ocp_read(0xd412), 0x03e8);  // no advance: r8169 does not poll
   EXPECT_EQ(nic.drv.mac_ocp_read(0xc0b2), 0x0000);  // ASPM not declared safe
@@ -122,7 +114,7 @@ TEST(Api8168h, MacOcpReadIsLatchedAtOnce) {
 }
 
 TEST(Api8168h, LinkListReinitHoldsLinkListReadyLow) {
-  Nic nic(h(), h_driver());
+  Nic nic(h(), driver_8168h());
   EXPECT_TRUE(nic.host.r8(kMcu) & kMcuLinkListRdy);
   nic.drv.mac_ocp_write(0xe8de, 0x0000);  // bit 14 cleared
   EXPECT_FALSE(nic.host.r8(kMcu) & kMcuLinkListRdy);
@@ -142,7 +134,7 @@ TEST(Api8168h, LinkListReinitHoldsLinkListReadyLow) {
 }
 
 TEST(Api8168h, GphyOcpFlagCompletesAfterTheAccessTime) {
-  Nic nic(h(), h_driver());
+  Nic nic(h(), driver_8168h());
   // Read of PHYSID2 (0xa406): flag set with the data after gphy-ocp-time.
   nic.host.w32(kGphyOcp, 0xa406u << 15);
   EXPECT_FALSE(nic.host.r32(kGphyOcp) & kFlag);
@@ -168,7 +160,7 @@ TEST(Api8168h, GphyOcpFlagCompletesAfterTheAccessTime) {
 }
 
 TEST(Api8168h, PhyParameterPortAndFirmwarePatchHandshake) {
-  Nic nic(h(), h_driver());
+  Nic nic(h(), driver_8168h());
   // r8168g_phy_param: address at 0xa436, data at 0xa438.
   ASSERT_TRUE(nic.drv.phy_ocp_write(0xa436, 0x808a));
   ASSERT_TRUE(nic.drv.phy_ocp_write(0xa438, 0x000a));
@@ -189,7 +181,7 @@ TEST(Api8168h, PhyParameterPortAndFirmwarePatchHandshake) {
 }
 
 TEST(Api8168h, RxdvGateDropsAndCountsFrames) {
-  Nic nic(h(), h_driver());
+  Nic nic(h(), driver_8168h());
   ASSERT_UP(nic);
   nic.host.w32(kMisc, nic.host.r32(kMisc) | kRxdvGatedEn);  // rtl_enable_rxdvgate
   EXPECT_EQ(nic.host.receive(ipv4_udp(kUs, kDst, pattern(200))), 242u);
@@ -203,7 +195,7 @@ TEST(Api8168h, RxdvGateDropsAndCountsFrames) {
 }
 
 TEST(Api8168h, McuTxEmptyFollowsTheTxPath) {
-  Nic nic(h(), h_driver());
+  Nic nic(h(), driver_8168h());
   ASSERT_UP(nic);
   EXPECT_EQ(nic.host.r8(kMcu) & kMcuRxTxEmpty, kMcuRxTxEmpty);
   nic.drv.xmit(ipv4_udp(kDst, kUs, pattern(1400)));
@@ -215,7 +207,7 @@ TEST(Api8168h, McuTxEmptyFollowsTheTxPath) {
 }
 
 TEST(Api8168h, StateRoundTripKeepsTheOcpSpaces) {
-  Nic a(h(), h_driver());
+  Nic a(h(), driver_8168h());
   ASSERT_UP(a);
   a.drv.mac_ocp_write(0xe056, 0x0070);
   ASSERT_TRUE(a.drv.phy_ocp_write(0xbcd2, 0x1234));
@@ -225,7 +217,7 @@ TEST(Api8168h, StateRoundTripKeepsTheOcpSpaces) {
   a.drv.mac_ocp_write(0xe8de, 0x8000);  // bit 15 set: link list busy, its event in the blob
   ASSERT_FALSE(a.host.r8(kMcu) & kMcuLinkListRdy);
   const std::vector<uint8_t> blob = a.host.save();
-  Nic b(h(), h_driver(), a.host.now());  // the host's clock where the blob's is
+  Nic b(h(), driver_8168h(), a.host.now());  // the host's clock where the blob's is
   std::string err;
   ASSERT_EQ(b.host.load(blob, &err), 0) << err;
   EXPECT_EQ(b.host.save(), blob);

@@ -23,14 +23,6 @@ constexpr uint64_t kExit = 32'000, kEntry = 16'000;  // 8168h default; 0x70f res
 const Mac kDst = {0x52, 0x54, 0x00, 0x00, 0x00, 0x02};
 const Mac kUs = {0x52, 0x54, 0x00, 0x12, 0x34, 0x56};
 
-DriverConfig h_driver() {
-  DriverConfig c;
-  c.expect_xid = 0x541;
-  c.expect_phy_id2 = 0xc800;
-  c.g_class = true;
-  return c;
-}
-
 Params chip(const char* id, bool timing = true, const Params& extra = {}) {
   return with(with(default_params(timing), {{"chip", id}}), extra);
 }
@@ -73,7 +65,7 @@ TEST(ApiAspm, L1AfterTheEntranceLatencyOnlyWhenOsAndDriverAllowIt) {
   for (const bool os : {false, true}) {
     for (const bool driver : {false, true}) {
       SCOPED_TRACE(std::string(os ? "os" : "no-os") + (driver ? " driver" : " no-driver"));
-      Nic nic(chip("8168h"), h_driver());
+      Nic nic(chip("8168h"), driver_8168h());
       ASSERT_UP(nic);
       enable_l1(nic, os, driver);
       nic.host.advance(kEntry - 1);
@@ -113,7 +105,7 @@ TEST(ApiAspm, OtherChipsNeverEnterL1) {
 }
 
 TEST(ApiAspm, HostAccessesKeepTheLinkOutOfL1) {
-  Nic nic(chip("8168h"), h_driver());
+  Nic nic(chip("8168h"), driver_8168h());
   ASSERT_UP(nic);
   enable_l1(nic);
   for (int i = 0; i < 20; i++) {
@@ -126,7 +118,7 @@ TEST(ApiAspm, HostAccessesKeepTheLinkOutOfL1) {
 }
 
 TEST(ApiAspm, EntranceLatencyFromConfigSpaceAndCsi) {
-  Nic nic(chip("8168h"), h_driver());
+  Nic nic(chip("8168h"), driver_8168h());
   ASSERT_UP(nic);
   // 0x70f = 0x07: L1 code 0 = 1 us (r8169 rtl_set_aspm_entry_latency).
   rtl8168_pci_config_write(nic.host.dev(), nic.host.now(), 0x70f, 0x07, 1);
@@ -156,7 +148,7 @@ uint64_t tx_latency(Nic& nic) {
 }
 
 TEST(ApiAspm, TheChipsNextDmaPaysTheExitLatency) {
-  Nic nic(chip("8168h", true, {{"aspm-l1-txpoll-lost", "off"}}), h_driver());
+  Nic nic(chip("8168h", true, {{"aspm-l1-txpoll-lost", "off"}}), driver_8168h());
   ASSERT_UP(nic);
   const uint64_t in_l0 = tx_latency(nic);
   enable_l1(nic);
@@ -171,7 +163,7 @@ TEST(ApiAspm, TheChipsNextDmaPaysTheExitLatency) {
 TEST(ApiAspm, QuirkLosesTheDoorbellThatFindsTheLinkInL1) {
   for (const bool timing : {true, false}) {
     SCOPED_TRACE(timing ? "timing" : "functional");
-    Nic nic(chip("8168h", timing), h_driver());
+    Nic nic(chip("8168h", timing), driver_8168h());
     ASSERT_UP(nic);
     enable_l1(nic);
     nic.host.advance(100'000);
@@ -201,14 +193,14 @@ TEST(ApiAspm, QuirkLosesTheDoorbellThatFindsTheLinkInL1) {
 }
 
 TEST(ApiAspm, StateBlobCarriesTheLinkAndRefusesABadOne) {
-  Nic nic(chip("8168h"), h_driver());
+  Nic nic(chip("8168h"), driver_8168h());
   ASSERT_UP(nic);
   enable_l1(nic);
   nic.host.advance(100'000);
   ASSERT_EQ(l1_entries(nic), 1u);
   const std::vector<uint8_t> blob = nic.host.save();
 
-  Nic twin(chip("8168h"), h_driver());
+  Nic twin(chip("8168h"), driver_8168h());
   ASSERT_TRUE(twin.host.ok());
   std::string err;
   ASSERT_EQ(twin.host.load(blob, &err), 0) << err;

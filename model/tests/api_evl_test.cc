@@ -20,13 +20,6 @@ constexpr uint32_t kEriMask1111 = 0xfu << 12;
 constexpr uint64_t kEriTime = 7'000, kEphyTime = 9'000, kCsiTime = 11'000;
 const Mac kDst = {0x52, 0x54, 0x00, 0x00, 0x00, 0x02};
 
-DriverConfig evl_driver() {
-  DriverConfig c;
-  c.expect_xid = 0x2c8;
-  c.expect_phy_id2 = 0xc800;
-  return c;
-}
-
 Params evl(const Params& extra = {}) {
   return with(with(default_params(true), {{"chip", "8168evl"},
                                           {"eri-time", std::to_string(kEriTime)},
@@ -48,7 +41,7 @@ void eri_write(TestHost& h, uint32_t addr, uint32_t v, uint32_t mask = kEriMask1
 }
 
 TEST(ApiEvl, IdentityComesFromTheProfile) {
-  Nic nic(evl(), evl_driver());
+  Nic nic(evl(), driver_8168evl());
   ASSERT_UP(nic);
   EXPECT_EQ((nic.host.r32(kTxConfig) >> 20) & 0xfcf, 0x2c8u);  // r8169 {0x7c8, 0x2c8} VER_34
   nic.drv.mdio_write(0x1f, 0);
@@ -71,7 +64,7 @@ TEST(ApiEvl, IdentityComesFromTheProfile) {
 }
 
 TEST(ApiEvl, EriReadSetsTheFlagWhenDataIsValid) {
-  Nic nic(evl(), evl_driver());
+  Nic nic(evl(), driver_8168evl());
   ASSERT_UP(nic);
   TestHost& h = nic.host;
   // The ExGMAC copy of the station address is loaded at power-on.
@@ -86,7 +79,7 @@ TEST(ApiEvl, EriReadSetsTheFlagWhenDataIsValid) {
 }
 
 TEST(ApiEvl, EriWriteClearsTheFlagWhenDoneAndHonoursTheByteMask) {
-  Nic nic(evl(), evl_driver());
+  Nic nic(evl(), driver_8168evl());
   ASSERT_UP(nic);
   TestHost& h = nic.host;
   h.w32(kEridr, 0x11223344);
@@ -105,7 +98,7 @@ TEST(ApiEvl, EriWriteClearsTheFlagWhenDoneAndHonoursTheByteMask) {
 }
 
 TEST(ApiEvl, EphyAndCsiHandshakes) {
-  Nic nic(evl(), evl_driver());
+  Nic nic(evl(), driver_8168evl());
   ASSERT_UP(nic);
   TestHost& h = nic.host;
   // rtl_ephy_write / rtl_ephy_read: register 20:16, data 15:0.
@@ -144,7 +137,7 @@ TEST(ApiEvl, UnicastToAChangedAddressNeedsTheExgmacCopy) {
   const Bytes to_new = ipv4_udp(kNew, kPeerMac, pattern(100));
   for (const bool evl_chip : {true, false}) {
     SCOPED_TRACE(evl_chip ? "8168evl" : "8168c");
-    Nic nic(evl_chip ? evl() : default_params(true), evl_chip ? evl_driver() : DriverConfig{});
+    Nic nic(evl_chip ? evl() : default_params(true), evl_chip ? driver_8168evl() : DriverConfig{});
     ASSERT_UP(nic);
     nic.drv.write_mac(kNew);  // IDR0-5 only
     nic.host.receive(to_new);
@@ -160,7 +153,7 @@ TEST(ApiEvl, UnicastToAChangedAddressNeedsTheExgmacCopy) {
 }
 
 TEST(ApiEvl, TxcfgEmptyFollowsTheTxPath) {
-  Nic nic(evl(), evl_driver());
+  Nic nic(evl(), driver_8168evl());
   ASSERT_UP(nic);
   EXPECT_TRUE(nic.host.r32(kTxConfig) & (1u << 11));
   nic.drv.xmit(ipv4_udp(kDst, Mac{0x52, 0x54, 0x00, 0x12, 0x34, 0x56}, pattern(1400)));
@@ -172,7 +165,7 @@ TEST(ApiEvl, TxcfgEmptyFollowsTheTxPath) {
 }
 
 TEST(ApiEvl, GenericPhyReportsTheNegotiatedSpeedOnPage0xa43) {
-  Nic nic(evl(), evl_driver());
+  Nic nic(evl(), driver_8168evl());
   ASSERT_UP(nic);
   ASSERT_TRUE(nic.drv.mdio_write(0x1f, 0x0a43));
   const auto physr = nic.drv.mdio_read(0x12);
@@ -191,7 +184,7 @@ TEST(ApiEvl, GenericPhyReportsTheNegotiatedSpeedOnPage0xa43) {
 // and decodes speed 5:4 | 10:9 and duplex bit 3; a zero there is "10/half,
 // downshifted" (seen on 7.2 before the model answered it).
 TEST(ApiEvl, GenericPhyReportsTheNegotiatedSpeedInPage0Physr) {
-  Nic nic(evl(), evl_driver());
+  Nic nic(evl(), driver_8168evl());
   ASSERT_UP(nic);
   ASSERT_TRUE(nic.drv.mdio_write(0x1f, 0));
   const auto physr = nic.drv.mdio_read(0x1a);
@@ -240,7 +233,7 @@ TEST(ApiEvl, ShortFrameChecksumQuirk) {
                         {"8168c", default_params(true), false}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    Nic nic(c.params, c.params == default_params(true) ? DriverConfig{} : evl_driver());
+    Nic nic(c.params, c.params == default_params(true) ? DriverConfig{} : driver_8168evl());
     ASSERT_UP(nic);
     const Sent s = send(nic, {udp}, 0, opts2);
     ASSERT_TRUE(s.p.ok);
@@ -254,7 +247,7 @@ TEST(ApiEvl, ShortFrameChecksumQuirk) {
     EXPECT_TRUE(l4_checksum_ok(t.frame, t.p));
   }
   // Deterministic: the same frame gets the same wrong checksum.
-  Nic a(evl(), evl_driver()), b(evl(), evl_driver());
+  Nic a(evl(), driver_8168evl()), b(evl(), driver_8168evl());
   ASSERT_UP(a);
   ASSERT_UP(b);
   EXPECT_EQ(send(a, {udp}, 0, opts2).frame, send(b, {udp}, 0, opts2).frame);
@@ -290,7 +283,7 @@ TEST(ApiEvl, TsoWithTcpOptionsQuirk) {
   const size_t hlen = 66;
   const Bytes hdr(super.begin(), super.begin() + hlen), pay(super.begin() + hlen, super.end());
   for (const bool on : {true, false}) {
-    Nic nic(evl({{"evl-tso-defects", on ? "on" : "off"}}), evl_driver());
+    Nic nic(evl({{"evl-tso-defects", on ? "on" : "off"}}), driver_8168evl());
     ASSERT_UP(nic);
     const auto segs = send_tso(nic, {hdr, pay}, 34, 1448);
     ASSERT_EQ(segs.size(), 3u);
@@ -314,7 +307,7 @@ TEST(ApiEvl, TsoWithIpOptionsQuirk) {
   const size_t hlen = 14 + 24 + 20;
   const Bytes hdr(super.begin(), super.begin() + hlen), pay(super.begin() + hlen, super.end());
   for (const bool on : {true, false}) {
-    Nic nic(evl({{"evl-tso-defects", on ? "on" : "off"}}), evl_driver());
+    Nic nic(evl({{"evl-tso-defects", on ? "on" : "off"}}), driver_8168evl());
     ASSERT_UP(nic);
     const auto segs = send_tso(nic, {hdr, pay}, 38, 1000);
     ASSERT_EQ(segs.size(), 3u);
@@ -328,7 +321,7 @@ TEST(ApiEvl, TsoShortLastFragmentQuirk) {
   const Bytes hdr(super.begin(), super.begin() + hlen);
   const Bytes body(super.begin() + hlen, super.end() - 6), tail(super.end() - 6, super.end());
   for (const bool on : {true, false}) {
-    Nic nic(evl({{"evl-tso-defects", on ? "on" : "off"}}), evl_driver());
+    Nic nic(evl({{"evl-tso-defects", on ? "on" : "off"}}), driver_8168evl());
     ASSERT_UP(nic);
     // Last fragment 6 bytes: only the last segment is wrong.
     auto segs = send_tso(nic, {hdr, body, tail}, 34, 1460);
@@ -345,7 +338,7 @@ TEST(ApiEvl, TsoShortLastFragmentQuirk) {
 // ---- state ------------------------------------------------------------------
 
 TEST(ApiEvl, StateCarriesTheSideBusesAndChecksThem) {
-  Nic nic(evl(), evl_driver());
+  Nic nic(evl(), driver_8168evl());
   ASSERT_UP(nic);
   eri_write(nic.host, 0x1dc, 0x3f);
   nic.host.w32(kEriar, kEriMask1111 | 0x1dc);  // a read in flight

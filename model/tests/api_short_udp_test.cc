@@ -28,16 +28,6 @@ const Mac kUs = {0x52, 0x54, 0x00, 0x12, 0x34, 0x56};
 constexpr uint64_t kShortUdpHang = 2;  // tx_stopped reason (tx_engine.cc)
 constexpr uint64_t kDoorbellStopped = 3;
 
-DriverConfig b_driver() {
-  DriverConfig c;
-  c.expect_xid = 0x641;
-  c.expect_phy_id2 = 0xc840;
-  c.g_class = true;
-  c.c8125 = true;
-  c.cplus = kRxChkSum;
-  return c;
-}
-
 Params b(bool timing = true, const Params& extra = {}) {
   return with(with(default_params(timing), {{"chip", "8125b"}}), extra);
 }
@@ -110,7 +100,7 @@ TEST(ShortUdpTrigger, FramesItLeavesAlone) {
 TEST(ApiShortUdp, ShortPtpFrameHangsTheTxPathUntilTheDriverResets) {
   for (const bool timing : {true, false}) {
     SCOPED_TRACE(timing ? "timing" : "functional");
-    Nic nic(b(timing), b_driver());
+    Nic nic(b(timing), driver_8125b());
     ASSERT_UP(nic);
     nic.drv.xmit(ipv4_udp(kDst, kUs, pattern(100)));
     ASSERT_TRUE(nic.drv.wait_tx());
@@ -156,7 +146,7 @@ TEST(ApiShortUdp, ShortPtpFrameHangsTheTxPathUntilTheDriverResets) {
 }
 
 TEST(ApiShortUdp, FramesQueuedBehindTheHangStayOwned) {
-  Nic nic(b(true), b_driver());
+  Nic nic(b(true), driver_8125b());
   ASSERT_UP(nic);
   const unsigned a = nic.drv.queue_frame(ipv4_udp(kDst, kUs, pattern(300)));
   const unsigned p = nic.drv.queue_frame(short_ptp(320));
@@ -179,7 +169,7 @@ TEST(ApiShortUdp, FramesQueuedBehindTheHangStayOwned) {
 }
 
 TEST(ApiShortUdp, PaddedAndOtherFramesLeave) {
-  Nic nic(b(true), b_driver());
+  Nic nic(b(true), driver_8125b());
   ASSERT_UP(nic);
   const std::vector<Bytes> frames = {
       padded(short_ptp(), 47),                            // the fixed driver's frame
@@ -197,7 +187,7 @@ TEST(ApiShortUdp, PaddedAndOtherFramesLeave) {
 }
 
 TEST(ApiShortUdp, ParameterSwitchesItOff) {
-  Nic nic(b(true, {{"short-udp-hang", "off"}}), b_driver());
+  Nic nic(b(true, {{"short-udp-hang", "off"}}), driver_8125b());
   ASSERT_UP(nic);
   nic.drv.xmit(short_ptp());
   ASSERT_TRUE(nic.drv.wait_tx());
@@ -224,7 +214,7 @@ TEST(ApiShortUdp, OnlyThe8125bHasItByDefault) {
 }
 
 TEST(ApiShortUdp, HungStateSurvivesSaveAndLoad) {
-  Nic nic(b(true), b_driver());
+  Nic nic(b(true), driver_8125b());
   ASSERT_UP(nic);
   nic.drv.xmit(short_ptp());
   nic.host.advance(1'000'000);

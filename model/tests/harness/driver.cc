@@ -567,4 +567,29 @@ Tally Driver::parse_tally(const Bytes& raw) {
   return t;
 }
 
+DriverConfig driver_8168evl() {
+  DriverConfig c;
+  c.expect_xid = 0x2c8;
+  c.expect_phy_id2 = 0xc800;
+  return c;
+}
+
+DriverConfig driver_8168h() {
+  DriverConfig c;
+  c.expect_xid = 0x541;
+  c.expect_phy_id2 = 0xc800;
+  c.g_class = true;
+  return c;
+}
+
+DriverConfig driver_8125b() {
+  DriverConfig c;
+  c.expect_xid = 0x641;
+  c.expect_phy_id2 = 0xc840;
+  c.g_class = true;
+  c.c8125 = true;
+  c.cplus = kRxChkSum;  // r8169 keeps RxVlan out of CPlusCmd on the 8125 (RxConfig bits 22/23)
+  return c;
+}
+
 }  // namespace rtl8168_test

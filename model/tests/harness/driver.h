@@ -46,6 +46,12 @@ struct DriverConfig {
   bool c8125 = false;
 };
 
+// How r8169 drives each chip profile: the identity its probe checks (TxConfig
+// XID, PHY ID) and the register paths of the chip's class.
+DriverConfig driver_8168evl();  // VER_34: XID 0x2c8, PHY 0x001cc800
+DriverConfig driver_8168h();    // VER_46: XID 0x541, the 8168g class paths
+DriverConfig driver_8125b();    // VER_63: XID 0x641, PHY 0x001cc840, the 8125 paths
+
 enum class Queue { kNormal, kHigh };
 
 struct RxFrame {
