@@ -185,12 +185,14 @@ lab_setup() {
   echo "LAB kernel=$(uname -r) case=$LAB_case driver=$LAB_driver params='$LAB_params' uptime=$(lab_uptime)"
   lab_deadline
   devs=""
+  # the DUT (first in bus order) and the partner: RTL8168 (10ec:8168) or RTL8125 (10ec:8125)
   for d in /sys/bus/pci/devices/*; do
-    [ "$(cat $d/vendor)" = 0x10ec ] && [ "$(cat $d/device)" = 0x8168 ] && devs="$devs ${d##*/}"
+    [ "$(cat $d/vendor)" = 0x10ec ] || continue
+    case "$(cat $d/device)" in 0x8168|0x8125) devs="$devs ${d##*/}";; esac
   done
   set -- $devs
   A="$1"; B="$2"
-  [ -n "$B" ] || lab_fail "need two 10ec:8168 devices, found '$devs'"
+  [ -n "$B" ] || lab_fail "need two 10ec:8168/8125 devices, found '$devs'"
   echo "$LAB_driver" >/sys/bus/pci/devices/$A/driver_override
   echo r8169 >/sys/bus/pci/devices/$B/driver_override
   for m in libphy mdio_devres realtek r8169; do modprobe $m || lab_fail "modprobe $m"; done
