@@ -621,12 +621,12 @@ static bool rtl8168_add_pm_capability(PCIDevice *pdev, uint8_t off, bool pme,
  * MSI, 1 vector, 64-bit, no per-vector masking. A machine without working
  * MSI (-ENOTSUP) is not an error: the model then uses INTx.
  */
-static bool rtl8168_add_msi_capability(PCIDevice *pdev, uint8_t off,
-                                       Error **errp)
+/*
+ * The result of msi_init/msix_init: -ENOTSUP (a machine without working MSI)
+ * is not an error, any other failure is reported through errp.
+ */
+static bool rtl8168_msi_init_result(int ret, Error *err, Error **errp)
 {
-    Error *err = NULL;
-    int ret = msi_init(pdev, off, 1, true, false, &err);
-
     if (ret == -ENOTSUP) {
         error_free(err);
         return true;
@@ -636,6 +636,15 @@ static bool rtl8168_add_msi_capability(PCIDevice *pdev, uint8_t off,
         return false;
     }
     return true;
+}
+
+static bool rtl8168_add_msi_capability(PCIDevice *pdev, uint8_t off,
+                                       Error **errp)
+{
+    Error *err = NULL;
+    int ret = msi_init(pdev, off, 1, true, false, &err);
+
+    return rtl8168_msi_init_result(ret, err, errp);
 }
 
 /*
@@ -664,13 +673,8 @@ static bool rtl8168_add_msix_capability(RTL8168State *s,
     ret = msix_init(pdev, id->msix_vectors, &s->msix_bar, id->msix_bar,
                     id->msix_table_offset, &s->msix_bar, id->msix_bar,
                     id->msix_pba_offset, id->msix_offset, &err);
-    if (ret == -ENOTSUP) {
-        error_free(err);
-        return true;
-    }
     if (ret) {
-        error_propagate(errp, err);
-        return false;
+        return rtl8168_msi_init_result(ret, err, errp);
     }
     for (unsigned i = 0; i < id->msix_vectors; i++) {
         msix_vector_use(pdev, i);
