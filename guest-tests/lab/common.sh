@@ -102,6 +102,16 @@ lab_deadline() {
   ( sleep "${LAB_deadline:-150}"; lab_fail "guest deadline ${LAB_deadline:-150} s (virtual)" ) &
 }
 
+# Load the modules of the case's "# lab-modules:" line, which run-lab puts in the overlay and
+# lists in load order in /lab/modules ($* names them, for the message when it is missing)
+lab_load_modules() {
+  [ -f /lab/modules ] || lab_fail "no /lab/modules (run-lab puts $* there)"
+  while read -r m; do
+    insmod "$m" 2>/tmp/insmod.err || grep -q "File exists" /tmp/insmod.err ||
+      lab_fail "insmod $m: $(cat /tmp/insmod.err)"
+  done </lab/modules
+}
+
 # ethtool -S counter of the DUT (0 when absent)
 lab_stat() { ethtool -S "${2:-$IFA}" 2>/dev/null | awk -v k="$1:" '$1 == k {print $2; f=1} END {if (!f) print 0}'; }
 

@@ -17,6 +17,15 @@
  *   verify-tool udp-recv PORT COUNT MAX_MS        receive them until COUNT arrived, 500 ms without
  *                                                 one, or MAX_MS: got= bad= (payload or size
  *                                                 wrong) dup= lost=
+ *   verify-tool tcp-send-frags HOST PORT BYTES PIECE MAX_MS
+ *                                                 as tcp-send, but every write is a MSG_ZEROCOPY
+ *                                                 sendmsg of 64 PIECE-byte pieces, each in a page
+ *                                                 of its own: the stack cannot merge them, so
+ *                                                 each TCP skb carries up to MAX_SKB_FRAGS small
+ *                                                 fragments, one TX descriptor each (the
+ *                                                 tx-ring-full case); sends= completed= (the
+ *                                                 kernel's zerocopy notifications) copied= (sends
+ *                                                 the kernel copied instead)
  *   verify-tool vlan-cap IFNAME PEER_MAC MAX_MS   every frame from PEER_MAC received on IFNAME
  *                                                 for MAX_MS (AF_PACKET): its 802.1Q TCI from
  *                                                 PACKET_AUXDATA (the tag the receiving driver
@@ -29,10 +38,12 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/errqueue.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +51,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,6 +122,97 @@ static int tcp_send(const char *host, int port, uint64_t bytes, uint64_t max_ms)
   close(fd);
   printf("RESULT tool=tcp-send status=%s bytes=%llu\n", sent == bytes ? "ok" : "short",
          (unsigned long long)sent);
+  return sent == bytes ? 0 : 1;
+}
+
+#ifndef SO_ZEROCOPY
+#define SO_ZEROCOPY 60
+#endif
+#ifndef MSG_ZEROCOPY
+#define MSG_ZEROCOPY 0x4000000
+#endif
+#define ZC_PAGE 4096u
+#define ZC_PIECES 64u /* pieces per sendmsg: more than MAX_SKB_FRAGS (17), a page each */
+#define ZC_AREAS 8u   /* sendmsg calls in flight before their pages are written again */
+
+/* Collect MSG_ZEROCOPY completions from the socket's error queue (waiting up to wait_ms for the
+ * first): *done counts the sendmsg calls whose pages the kernel released, *copied those it had
+ * copied instead (SO_EE_CODE_ZEROCOPY_COPIED). Each notification covers calls ee_info..ee_data. */
+static int zc_reap(int fd, uint32_t *done, uint64_t *copied, int wait_ms) {
+  struct pollfd p = {fd, 0, 0}; /* POLLERR is reported whatever the events */
+  if (wait_ms && poll(&p, 1, wait_ms) < 0 && errno != EINTR) return -1;
+  for (;;) {
+    char ctl[256];
+    struct msghdr m;
+    memset(&m, 0, sizeof(m));
+    m.msg_control = ctl;
+    m.msg_controllen = sizeof(ctl);
+    if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+      return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+      struct sock_extended_err e;
+      if (!(c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) &&
+          !(c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR))
+        continue;
+      memcpy(&e, CMSG_DATA(c), sizeof(e));
+      if (e.ee_origin != SO_EE_ORIGIN_ZEROCOPY) continue;
+      *done += e.ee_data - e.ee_info + 1;
+      if (e.ee_code & SO_EE_CODE_ZEROCOPY_COPIED) *copied += e.ee_data - e.ee_info + 1;
+    }
+  }
+}
+
+static int tcp_send_frags(const char *host, int port, uint64_t bytes, uint32_t piece,
+                          uint64_t max_ms) {
+  struct sockaddr_storage ss;
+  socklen_t len = parse_host("tcp-send-frags", host, port, &ss);
+  const size_t area = (size_t)ZC_PIECES * ZC_PAGE;
+  uint8_t *mem = aligned_alloc(ZC_PAGE, ZC_AREAS * area);
+  uint64_t sent = 0, copied = 0;
+  uint32_t calls = 0, done = 0;
+  int fd = socket(ss.ss_family, SOCK_STREAM, 0), one = 1, err = 0;
+  if (!mem || piece == 0 || piece > ZC_PAGE) die("tcp-send-frags", "usage");
+  if (fd < 0) die("tcp-send-frags", "socket");
+  if (setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) != 0) die("tcp-send-frags", "SO_ZEROCOPY");
+  arm_alarm(max_ms);
+  if (connect(fd, (struct sockaddr *)&ss, len) != 0) die("tcp-send-frags", "connect");
+  while (sent < bytes && !g_alarm && !err) {
+    /* the pages of call `calls` were last given to call calls - ZC_AREAS: wait until the
+       kernel has released that one (completions arrive in order for TCP) */
+    while (calls >= done + ZC_AREAS && !g_alarm && !err) err = zc_reap(fd, &done, &copied, 100) < 0;
+    if (g_alarm || err) break;
+    uint8_t *a = mem + (size_t)(calls % ZC_AREAS) * area;
+    struct iovec iov[ZC_PIECES];
+    struct msghdr m;
+    size_t n = 0, k = 0;
+    for (; k < ZC_PIECES && sent + n < bytes; k++) {
+      size_t l = bytes - sent - n < piece ? (size_t)(bytes - sent - n) : piece;
+      for (size_t i = 0; i < l; i++) a[k * ZC_PAGE + i] = pattern(sent + n + i);
+      iov[k].iov_base = a + k * ZC_PAGE;
+      iov[k].iov_len = l;
+      n += l;
+    }
+    memset(&m, 0, sizeof(m));
+    m.msg_iov = iov;
+    m.msg_iovlen = k;
+    ssize_t w = sendmsg(fd, &m, MSG_ZEROCOPY);
+    if (w < 0 && (errno == ENOBUFS || errno == EINTR) && !g_alarm) {
+      /* ENOBUFS: the notifications' socket memory is full until they are read */
+      err = zc_reap(fd, &done, &copied, 10) < 0;
+      continue;
+    }
+    if (w <= 0) break;
+    calls++;
+    sent += (uint64_t)w; /* a short write: the rest is written again from the next area */
+    err = zc_reap(fd, &done, &copied, 0) < 0;
+  }
+  for (int i = 0; i < 50 && done < calls && !err; i++) err = zc_reap(fd, &done, &copied, 100) < 0;
+  close(fd);
+  printf("RESULT tool=tcp-send-frags status=%s bytes=%llu piece=%u sends=%u completed=%u "
+         "copied=%llu\n",
+         sent == bytes ? "ok" : "short", (unsigned long long)sent, piece, calls, done,
+         (unsigned long long)copied);
+  free(mem);
   return sent == bytes ? 0 : 1;
 }
 
@@ -263,6 +366,7 @@ static int vlan_cap(const char *ifname, const char *peer, uint64_t max_ms) {
 static void usage(void) {
   fprintf(stderr,
           "usage: verify-tool tcp-send HOST PORT BYTES MAX_MS | tcp-recv PORT BYTES MAX_MS |\n"
+          "       tcp-send-frags HOST PORT BYTES PIECE MAX_MS |\n"
           "       udp-send HOST PORT COUNT SIZE | udp-recv PORT COUNT MAX_MS |\n"
           "       vlan-cap IFNAME PEER_MAC MAX_MS\n");
   exit(2);
@@ -274,6 +378,9 @@ int main(int argc, char **argv) {
   const char *m = argv[1];
   if (!strcmp(m, "tcp-send") && argc == 6)
     return tcp_send(argv[2], atoi(argv[3]), strtoull(argv[4], NULL, 10), strtoull(argv[5], NULL, 10));
+  if (!strcmp(m, "tcp-send-frags") && argc == 7)
+    return tcp_send_frags(argv[2], atoi(argv[3]), strtoull(argv[4], NULL, 10),
+                          (uint32_t)strtoul(argv[5], NULL, 10), strtoull(argv[6], NULL, 10));
   if (!strcmp(m, "tcp-recv") && argc == 5)
     return tcp_recv(atoi(argv[2]), strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10));
   if (!strcmp(m, "udp-send") && argc == 6)

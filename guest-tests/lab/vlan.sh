@@ -21,11 +21,7 @@ DUT_MAC=52:54:00:00:00:01; PARTNER_MAC=52:54:00:00:00:02
 VA="$IFA.$VID"; VB="$IFB.$VID"
 field() { sed -n "s/.* $1=\([-0-9a-fx:,]*\).*/\1/p" "$2"; }
 
-[ -f /lab/modules ] || lab_fail "no /lab/modules (run-lab puts 8021q there)"
-while read -r m; do
-  insmod "$m" 2>/tmp/insmod.err || grep -q "File exists" /tmp/insmod.err ||
-    lab_fail "insmod $m: $(cat /tmp/insmod.err)"
-done </lab/modules
+lab_load_modules 8021q
 # no IPv6 on the VLAN interfaces: only the traffic below is tagged
 echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
 ns sh -c "echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6"

@@ -42,9 +42,13 @@ LAB = {
     "vlan": "vlan",      # 802.1Q tag insertion/stripping on and off, the tag read at the other end
     "rx-bad": "rx_bad",  # frames with wrong checksums never reach a socket, the stack counts them
     "rx-filter": "rx_filter",  # unicast/multicast filter and promiscuous mode
+    # the driver's limits: its TX ring full (BQL raised), its NAPI budget used up by a flood
+    "tx-ring-full": "tx_ring_full",
+    "rx-flood": "rx_flood",
 }
 # lab entries whose episode has no "fixed" (rtl8168sim) case: r8169 drivers only
-R8169_ONLY_LAB = {"dma-after-close", "ipv6", "vlan", "rx-bad", "rx-filter"}
+R8169_ONLY_LAB = {"dma-after-close", "ipv6", "vlan", "rx-bad", "rx-filter", "tx-ring-full",
+                  "rx-flood"}
 # lab entries that always run behind intel-iommu: not for kernels built from guest.config,
 # which leaves the IOMMU out (scripts/bisect --kernel-tree)
 IOMMU_ONLY_LAB = {"dma-after-close"}
@@ -55,13 +59,16 @@ NOT_ON_GUEST_CONFIG = {**{n: "an IOMMU" for n in IOMMU_ONLY_LAB},
                        "ipv6": "CONFIG_IPV6",
                        "rx-bad": "CONFIG_IPV6 (its IPv6 classes)",
                        "rx-filter": "CONFIG_IP_MULTICAST (the joined group)",
-                       "vlan": "CONFIG_VLAN_8021Q (the 8021q module)"}
+                       "vlan": "CONFIG_VLAN_8021Q (the 8021q module)",
+                       "tx-ring-full": "CONFIG_BQL (its sysfs limits)",
+                       "rx-flood": "CONFIG_NET_PKTGEN (the partner's flood)"}
 # the kernel option each of those entries needs: a kernel built from guest.config (a kernel
 # tree, the debug kernel X.Y-debug) runs the entry only if its .config has it (kernel_lacks);
 # Debian's kernels have them all
 NEEDS_OPTION = {"dma-after-close": "CONFIG_INTEL_IOMMU", "aspm-l1": "CONFIG_PCIEASPM",
                 "ipv6": "CONFIG_IPV6", "rx-bad": "CONFIG_IPV6",
-                "rx-filter": "CONFIG_IP_MULTICAST", "vlan": "CONFIG_VLAN_8021Q"}
+                "rx-filter": "CONFIG_IP_MULTICAST", "vlan": "CONFIG_VLAN_8021Q",
+                "tx-ring-full": "CONFIG_BQL", "rx-flood": "CONFIG_NET_PKTGEN"}
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
 # Kernel splats (scripts/lablib/splat.py): every console log of every entry is scanned and any
@@ -98,6 +105,8 @@ ON_OTHER_CHIP = {
                  "8168evl also compares the ExGMAC copy of its address)",
     "vlan": "the same checks: the chip's tag insertion and stripping (CPlusCmd RxVlan, the "
             "descriptor's TxVlanTag) on every chip",
+    "tx-ring-full": "the same checks: the DUT's TX ring full with BQL raised, on every chip",
+    "rx-flood": "the same checks: the DUT's NAPI budget used up by a pktgen flood, on every chip",
     "msi-lost-irq": "r8169 with MSI on the chip: CLEAN, no interrupt hang",
     "offload-latency": "[r8169-defaults] expects what r8169's defaults on the chip are: "
                        "REPRODUCED with SG/TSO off, CLEAN where r8169 turns them on itself "

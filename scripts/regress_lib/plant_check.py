@@ -34,9 +34,20 @@ PLANTS = {
     "r8169-ignore-tx-timeout.patch": ("faults", r"classes that did not recover: .*tx-stop-fetch"),
     "r8169-warn-shutdown.patch": ("smoke", r"kernel splat: WARNING: .*rtl_shutdown"),
     "r8169-tx-map-direction.patch": ("smoke", r"kernel splat: .*DMA-API: .*different direction"),
+    "r8169-tx-no-wake.patch": ("tx-ring-full", r"NETDEV WATCHDOG|TX timeouts"),
+    "r8169-napi-over-budget.patch": ("rx-flood", r"NAPI polls returned more than their budget"),
 }
 # plants only a debug kernel (X.Y-debug, docs/KERNELS.md) can see: CONFIG_DMA_API_DEBUG
 DEBUG_KERNEL_ONLY = {"r8169-tx-map-direction.patch"}
+
+
+def plant_file(plant: str, kernel: str) -> Path:
+    """plants/PLANT, or plants/X.Y/PLANT when the kernel's series X.Y has a form of its own (the
+    code a plant changes differs there: the same change in that series' lines)."""
+    m = re.match(r"^([0-9]+\.[0-9]+)", kernel)
+    if m and (HERE / "plants" / m.group(1) / plant).is_file():
+        return HERE / "plants" / m.group(1) / plant
+    return HERE / "plants" / plant
 
 
 def run(driver: str, kernel: str, entries: list, chip: str | None) -> dict:
@@ -78,7 +89,7 @@ def main(argv=None) -> int:
               f"--kernel X.Y-debug (e.g. 6.12-debug; docs/KERNELS.md)", file=sys.stderr)
         return 2
     entry, pattern = PLANTS[a.plant]
-    got = run(str(HERE / "plants" / a.plant), a.kernel, [entry], a.chip).get(entry)
+    got = run(str(plant_file(a.plant, a.kernel)), a.kernel, [entry], a.chip).get(entry)
     if not got:
         print(f"PLANT FAIL {a.plant} scripts/regress gave no result for {entry}")
         return 1

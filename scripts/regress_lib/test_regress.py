@@ -33,8 +33,9 @@ class Shard(unittest.TestCase):
     def test_every_entry_exactly_once(self):
         names = matrix.select(None, "r8169")
         # 7 guest scenarios (reconfig the latest) + 6 episodes (dma-after-close: r8169 only) +
-        # the frames check + the conformance checks ipv6, vlan, rx-bad, rx-filter
-        self.assertEqual(len(names), 18)
+        # the frames check + the conformance checks ipv6, vlan, rx-bad, rx-filter + the limits
+        # checks tx-ring-full, rx-flood
+        self.assertEqual(len(names), 20)
         for n in range(1, 12):
             got = [x for i in range(1, n + 1) for x in matrix.shard(names, i, n)]
             self.assertEqual(sorted(got), sorted(names), n)
@@ -56,7 +57,7 @@ class Select(unittest.TestCase):
         self.assertEqual(matrix.select("lab", "r8169"),
                          ["aspm-l1", "dma-after-close", "dma-burst", "frames", "ipv6",
                           "msi-lost-irq", "offload-latency", "rx-bad", "rx-filter",
-                          "txpoll-stall", "vlan"])
+                          "rx-flood", "tx-ring-full", "txpoll-stall", "vlan"])
         self.assertEqual(matrix.select("smoke,txpoll-stall,smoke", "r8169"),
                          ["smoke", "txpoll-stall"])
         # dma-after-close needs r8169's Wake-on-LAN paths, the conformance checks were not run
@@ -64,7 +65,7 @@ class Select(unittest.TestCase):
         self.assertEqual(matrix.select(None, "rtl8168sim"),
                          [n for n in matrix.select("lab", "r8169")
                           if n not in ("dma-after-close", "ipv6", "vlan", "rx-bad",
-                                       "rx-filter")])
+                                       "rx-filter", "tx-ring-full", "rx-flood")])
 
     def test_unknown(self):
         with self.assertRaisesRegex(BadInput, "unknown scenario 'nope'"):
@@ -179,8 +180,10 @@ class Plants(unittest.TestCase):
         srcs = sorted((kernels.cache_root() / "r8169-src").glob("*/realtek"))
         if not srcs:
             self.skipTest("no stock r8169 sources cached")
+        from regress_lib import plant_check
         for src in srcs:
-            for plant in plants:
+            version = src.parent.name          # e.g. 6.1.192-3: its series' form if it has one
+            for plant in [plant_check.plant_file(p.name, version) for p in plants]:
                 with tempfile.TemporaryDirectory() as d:
                     rt = Path(d, "drivers/net/ethernet/realtek")
                     shutil.copytree(src, rt)
