@@ -366,8 +366,7 @@ const char* RxEngine::check() const {
   // written, so an idle ring is fine, and a kept slot is used only when it
   // is the walk's); off without rx-desc-prefetch; the engine waits only for
   // a read in flight of the head frame's slot.
-  if (const char* why = ring().check({.depth = 1, .may_idle = true, .chained = false, .from = 0}))
-    return why;
+  if (const char* why = ring().check({.depth = 1, .may_idle = true})) return why;
   if (d_.timing().rx_desc_prefetch == 0 && !ring().canonical())
     return "RX prefetch without rx-desc-prefetch";
   // The engine works on the head frame through its queue's ring.
