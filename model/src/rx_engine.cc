@@ -13,7 +13,7 @@ namespace rtl8168sim {
 namespace {
 enum RxDropReason : uint64_t {
   kRunt = 1, kDisabled = 2, kFilter = 3, kTooLong = 4, kNoDesc = 5, kDescDma = 6, kDataDma = 7,
-  kFifoOver = 9,  // 8 was kBufferTooSmall; 10-12: rx_spill.cc
+  kFifoOver = 9,  // 8 stays unused (a reason's number never changes meaning); 10-12: rx_spill.cc
   kRssQueue = 13,  // RSS chose a queue the chip has no ring for (rss.h)
 };
 constexpr size_t kMinFrame = 60;  // a shorter frame is padded, as the sender's MAC would have
