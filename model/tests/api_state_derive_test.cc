@@ -122,7 +122,7 @@ class ApiStateDerive : public ::testing::TestWithParam<Chip> {
   // 16 segments, and three frames behind it; saved once the engine works on
   // segment 2 or later with at least two segments in the FIFO and the next
   // frames' descriptors read ahead.
-  std::vector<uint8_t> mid_tso_blob(TxSection& t) {
+  std::vector<uint8_t> mid_tso_blob(TxSection& found) {
     const Bytes super = ipv4_tcp(kDst, test_mac(), pattern(8000, 7));
     const Parsed parsed = parse(super);
     EXPECT_TRUE(parsed.ok);
@@ -143,11 +143,11 @@ class ApiStateDerive : public ::testing::TestWithParam<Chip> {
     }
     nic.drv.kick();
     for (unsigned step = 0; step < 20000; step++) {
-      std::vector<uint8_t> blob = nic.host.save();
-      t = TxSection::find(blob, pattern_desc);
-      if (t.ok && (t.phase == kFetchData || t.phase == kWaitFifo) && t.seg_index >= 2 &&
-          t.fifo_frames >= 2 && t.read_ahead >= 1)
-        return blob;
+      std::vector<uint8_t> saved = nic.host.save();
+      found = TxSection::find(saved, pattern_desc);
+      if (found.ok && (found.phase == kFetchData || found.phase == kWaitFifo) &&
+          found.seg_index >= 2 && found.fifo_frames >= 2 && found.read_ahead >= 1)
+        return saved;
       nic.host.advance(100);
     }
     ADD_FAILURE() << GetParam().id
@@ -156,18 +156,23 @@ class ApiStateDerive : public ::testing::TestWithParam<Chip> {
     return {};
   }
 
+  // Brought up, then stepped to the mid-TSO state.
+  void SetUp() override {
+    ASSERT_UP(nic);
+    blob = mid_tso_blob(t);
+    ASSERT_FALSE(blob.empty());
+  }
+
   const Params p;
   Nic nic;
+  TxSection t;
+  std::vector<uint8_t> blob;
 };
 
 // Saved mid-TSO, loaded onto a fresh device: that device saves the same
 // bytes, and both then send the same frames at the same times with the same
 // trace hash (what a load derives is what the walk had).
 TEST_P(ApiStateDerive, SaveLoadSaveIsByteIdenticalMidTso) {
-  ASSERT_UP(nic);
-  TxSection t;
-  const std::vector<uint8_t> blob = mid_tso_blob(t);
-  ASSERT_FALSE(blob.empty());
   TestHost restored(p, nic.host.mem(), nic.host.now());
   std::string err;
   ASSERT_EQ(restored.load(blob, &err), 0) << err;
@@ -192,10 +197,6 @@ TEST_P(ApiStateDerive, SaveLoadSaveIsByteIdenticalMidTso) {
 // device saves exactly the mutated bytes again. A field the load derived
 // instead would be overwritten by the derivation and come back different.
 TEST_P(ApiStateDerive, EveryBlobThatLoadsIsTheEncodingOfItsState) {
-  ASSERT_UP(nic);
-  TxSection t;
-  const std::vector<uint8_t> blob = mid_tso_blob(t);
-  ASSERT_FALSE(blob.empty());
   TestHost other(p, nic.host.mem(), nic.host.now());
   unsigned loaded = 0, refused = 0;
   for (size_t i = t.begin; i < t.end; i++) {

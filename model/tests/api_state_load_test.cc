@@ -398,6 +398,27 @@ TEST_F(ApiStateLoad, ClockIsBounded) {
   EXPECT_EQ(refused(blob), refusal("clock beyond the model's range"));
 }
 
+// A blob of another layout version is refused, not converted, and the
+// error names both versions.
+TEST_F(ApiStateLoad, OtherVersionsAreRefusedByName) {
+  std::vector<uint8_t> blob = saved();
+  EXPECT_EQ(refused(blob), "");
+  put32(blob, 8, 5);  // the version, right after the magic
+  EXPECT_EQ(refused(blob),
+            "unsupported state version 5 (this model loads version 6 only; blobs of other "
+            "versions are not converted)");
+}
+
+// A flag is one byte, 0 or 1: any other value would load as "set" and save
+// back as 1, a second spelling of the same state.
+TEST_F(ApiStateLoad, FlagBytesAreZeroOrOne) {
+  std::vector<uint8_t> blob = saved();
+  const size_t pending_npq = map.tx_phase - 1 - 1 - 4 - 8 - 2;  // TX doorbell latch (NPQ)
+  ASSERT_EQ(blob.at(pending_npq), 0);
+  blob.at(pending_npq) = 2;
+  EXPECT_EQ(refused(blob), "truncated or corrupt state blob");
+}
+
 // receive() admits a frame into a non-empty FIFO only if it fits within
 // rx-fifo-size; a blob from a device with a larger FIFO holds more than a
 // small one can, and loading it would let the FIFO grow past its size.
