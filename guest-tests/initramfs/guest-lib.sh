@@ -95,7 +95,7 @@ guest_carrier() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = 1 ]; }
 
 # TcpExt TCPOFOQueue of the network namespace whose /proc/net/netstat is on stdin: TCP
 # segments that arrived ahead of a hole and waited in the out-of-order queue (the input of
-# the "a NIC never reorders" checks, issue 7: lab_check_order, the scenarios' order_checks)
+# the "a NIC never reorders" checks: lab_check_order, the scenarios' order_checks)
 guest_tcp_ofo() {
   awk '/^TcpExt: [A-Z]/ { for (i = 2; i <= NF; i++) n[i] = $i; next }
        /^TcpExt: [0-9]/ { for (i = 2; i <= NF; i++) if (n[i] == "TCPOFOQueue") v = $i }

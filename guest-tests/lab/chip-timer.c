@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * chip-timer - checks the RTL8168's general-purpose timer from inside the guest (issue 7,
- * defect 6), through BAR2 of a NIC that no driver holds (sysfs resource2, mmap):
+ * chip-timer - checks the RTL8168's general-purpose timer from inside the guest,
+ * through BAR2 of a NIC that no driver holds (sysfs resource2, mmap):
  *
  *   chip-timer BDF [--mhz F] [--period-us P] [--periods N]
  *

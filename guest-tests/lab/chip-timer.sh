@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Lab case "chip-timer" (issue 7, defect 6, guest side): the chip's general-purpose timer seen
+# Lab case "chip-timer" (guest side): the chip's general-purpose timer seen
 # from inside the guest, in guest (virtual) time. After the usual setup both NICs are unbound
 # from their drivers and the guest program chip-timer (guest-tests/lab/chip-timer.c) drives
 # each one through BAR2 (sysfs resource2): TCTR (0x48) must count at the timer clock, run

@@ -49,7 +49,7 @@ lab_qdisc_drops() {
     awk '/^[0-9]+$/ { v = $1 } END { print v + 0 }'
 }
 
-# A NIC must never reorder frames (issue 7, defect 5): every TCP segment that waited in an
+# A NIC must never reorder frames: every TCP segment that waited in an
 # out-of-order queue (TCPOFOQueue) needs a hole in front of it, i.e. a frame that some NIC
 # lost (counted drop/miss/error, a TX watchdog reset), that a qdisc dropped after TCP sent it
 # (lab_qdisc_drops) or that a namespace's stack dropped on receive (guest_stack_drops,

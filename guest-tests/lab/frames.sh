@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Lab case "frames" (issue 18, "test strength"): the DUT receives full-size and jumbo frames.
+# Lab case "frames": the DUT receives full-size and jumbo frames.
 # The guest scenarios move their bulk data over -netdev user, whose TCP segments here are about
 # 1000 bytes and which answers no jumbo frame, so a driver that drops every full-size frame it
 # receives (RxMaxSize programmed to 1500, a buffer sized for the MTU without the header) could

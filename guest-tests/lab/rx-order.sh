@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Lab case "rx-order" (issue 7, defect 5): a NIC must never reorder frames. The partner NIC
+# Lab case "rx-order": a NIC must never reorder frames. The partner NIC
 # gets a small RX FIFO (rx-fifo-size=2048: room for one full-size frame) and slow PCIe reads
 # (pcie-read-latency=20000 ns; one descriptor fetch per received frame), so its receive path
 # is about twice as slow as the DUT's transmit path: the partner's model back-pressures QEMU's

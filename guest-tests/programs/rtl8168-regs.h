@@ -7,7 +7,8 @@
  * enum rtl_registers, enum rtl_register_content). Plain integer constants only, no
  * includes: it builds in the kernel module and in the static user-space tools alike.
  * The model's own copy (model/src/regs.h) and the tests' deliberately independent one
- * (model/tests/harness/regs.h) are the device's side and stay separate (issue 21).
+ * (model/tests/harness/regs.h) are the device's side and stay separate: a register
+ * map written twice by the same hand would carry the same mistake into the check.
  */
 #ifndef RTL8168_REGS_H
 #define RTL8168_REGS_H

@@ -119,7 +119,7 @@ net_checks() {
   [ "${got:-0}" -ge 1 ] || fail "no ping reply from $PEER"
 }
 
-# Full-size frames both ways (issue 18, "test strength"): the bulk transfers over -netdev user
+# Full-size frames both ways: the bulk transfers over -netdev user
 # arrive in segments of about 1000 bytes, so a driver that drops every full-size received frame
 # (RxMaxSize programmed to 1500, say) would pass them. An ICMP echo to the slirp gateway comes
 # back at the size it was sent: -s 1472 is a 1514-byte frame (MTU 1500) each way. Jumbo frames
@@ -132,7 +132,7 @@ frame_checks() {
   [ "${got:-0}" -eq 3 ] || fail "full-size frames lost: ${got:-0}/3 echo replies of 1514-byte frames at MTU 1500"
 }
 
-# A NIC must never reorder frames (issue 7, defect 5). TcpExt TCPOFOQueue counts TCP segments
+# A NIC must never reorder frames. TcpExt TCPOFOQueue counts TCP segments
 # that arrived ahead of a hole; without a lost frame there is no hole, so any such segment was
 # reordered on the way. Fails the scenario when TCPOFOQueue > 0 while eth0 counted no loss or
 # error (RX/TX errs, drop, fifo, frame: /proc/net/dev) and the guest's own stack dropped no

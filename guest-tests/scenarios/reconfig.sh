@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# reconfig: the driver's configuration changed while traffic flows (issue 29, "MTU changes under
+# reconfig: the driver's configuration changed while traffic flows ("MTU changes under
 # traffic", "ethtool -G/-C/-A/-s/-K changes under traffic", "ifdown/ifup and module unload/reload
 # under traffic"). Each change is made while a guest->host stream of the pattern runs (the peer's
 # sink verifies every byte and the length), and the stream must complete:

@@ -16,7 +16,7 @@
 // (g++, every build). It never reads a clock or a random source: a run is a
 // function of its input.
 //
-// Known-defect switches (issue 7): while a defect is being fixed the fuzzer
+// Known-defect switches: while a defect is being fixed the fuzzer
 // can be kept off its path by building with -D<switch>=1. The default (all 0)
 // exercises everything; a committed build never sets them.
 //   RTL8168_FUZZ_SKIP_NULL_RECEIVE  receive(NULL) counted in bad_calls

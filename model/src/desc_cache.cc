@@ -7,10 +7,11 @@ namespace rtl8168sim {
 
 namespace {
 
-// The refusals of check(), each in TX's and RX's words (the words the
-// engines' load checks have always used). RX's single slot can only fail
-// kNoRoom and kUnowned; its other words serve an RX ring that holds more.
-enum Refusal : uint8_t { kDeeper, kFlags, kNoRoom, kIdle, kGap, kUnowned, kNext };
+// The refusals of check(), each in TX's and RX's words (the engines' load
+// checks speak of a prefetcher on TX and of a prefetch on RX). RX's single
+// slot can only fail kNoRoom and kUnowned; its other words serve an RX ring
+// that holds more.
+enum Refusal : uint8_t { kDeeper, kFlags, kNoRoom, kIdle, kUnowned };
 constexpr const char* kRefusals[][2] = {
     // more held than the depth
     {"TX prefetched more descriptors than its depth",
@@ -21,14 +22,8 @@ constexpr const char* kRefusals[][2] = {
     {"TX prefetch read in flight without room", "RX prefetch both in flight and done"},
     // no read in flight though there is room
     {"TX prefetcher idle with room during a walk", "RX prefetch idle with room"},
-    // held descriptors not consecutive from the walk's slot
-    {"TX prefetched descriptors not consecutive from the walk",
-     "RX prefetched descriptors not consecutive"},
     // a held descriptor without Own
     {"TX prefetched descriptor not owned", "RX prefetched descriptor not owned"},
-    // next() not just past the held descriptors
-    {"TX prefetch position disagrees with its descriptors",
-     "RX prefetch position disagrees with its descriptor"},
 };
 
 }  // namespace
@@ -90,21 +85,27 @@ void DescCache::clear_read_ahead() {
   decode_error_ = nullptr;
 }
 
-void DescCache::visit_read_ahead(Archive& a, Layout layout) {
+void DescCache::visit_read_ahead(Archive& a, Layout layout, uint32_t from) {
   if (a.loading()) decode_error_ = nullptr;
-  if (layout == Layout::List) {
+  if (layout == Layout::Chain) {
     const uint32_t n = a.count(ahead_.size(), 64);
     if (a.loading()) ahead_.assign(n, RingDesc{});
     for (uint32_t i = 0; i < n && a.ok(); i++) {
-      a.io(ahead_[i].index);
       a.io(ahead_[i].opts1);
       a.io(ahead_[i].opts2);
       a.io(ahead_[i].addr);
     }
-    a.io(next_);
     a.io(reading_);
     a.io(end_);
     a.io(failed_);
+    if (!a.loading()) return;
+    // The slots land() read them from: the first at `from`, each next one
+    // where DescRing::next() moves (EOR, the kMaxRing bound).
+    next_ = from;
+    for (RingDesc& dsc : ahead_) {
+      dsc.index = next_;
+      next_ = DescRing::next(next_, dsc.opts1);
+    }
     return;
   }
   // One slot: the read in flight is of `index`; a held descriptor is slot
@@ -135,11 +136,11 @@ void DescCache::visit_read_ahead(Archive& a, Layout layout) {
 // The read-ahead as read_next(), land(), take() and forget() keep it: at
 // most `depth` held, at most one of in flight / end seen / failed, a read in
 // flight only with room for its result, an idle read-ahead with room only
-// where the engine expects it; the held descriptors owned (land() keeps no
-// other), and on a chained walk consecutive from the walk's slot with next()
-// just past them. A blob with any other state would hand the engine a
-// descriptor from a slot its walk never reached, one the driver still owns,
-// or leave it waiting for a read nobody issued.
+// where the engine expects it, the held descriptors owned (land() keeps no
+// other). Their slots follow each other by construction (visit_read_ahead
+// derives them). A blob with any other state would hand the engine a
+// descriptor the driver still owns, or leave it waiting for a read nobody
+// issued.
 const char* DescCache::check(const Expect& e) const {
   const size_t dir = spec().dir == RingDir::Tx ? 0 : 1;
   auto refuse = [dir](Refusal why) { return kRefusals[why][dir]; };
@@ -149,13 +150,9 @@ const char* DescCache::check(const Expect& e) const {
   if (reading_ && ahead_.size() >= e.depth) return refuse(kNoRoom);
   if (!reading_ && !end_ && !failed_ && ahead_.size() != e.depth && !e.may_idle)
     return refuse(kIdle);
-  uint32_t expect = e.from;
   for (const RingDesc& dsc : ahead_) {
-    if (e.chained && dsc.index != expect) return refuse(kGap);
     if (!(dsc.opts1 & desc::DescOwn)) return refuse(kUnowned);
-    expect = DescRing::next(dsc.index, dsc.opts1);
   }
-  if (e.chained && next_ != expect) return refuse(kNext);
   return nullptr;
 }
 

@@ -23,8 +23,9 @@
 //   forget()     drop everything read ahead and the read in flight (a walk
 //                ends, the engine halts, or the engine reads on by itself)
 //
-// Its state in the blob (two encodings, one state) and one check of a
-// loaded state against what these operations can leave.
+// Its state in the blob (two encodings, one state; the slots of what it
+// holds and next() are derived on load, as land() moved through them) and
+// one check of a loaded state against what these operations can leave.
 #pragma once
 
 #include <cstdint>
@@ -80,13 +81,17 @@ class DescCache : public DescRing {
   void forget();
 
   // ---- State save / load.
-  // The two encodings of the blob: TX's list (every held descriptor, next(),
-  // the three flags) and RX's single slot (in flight, held, the slot and the
-  // held descriptor's opts1 and address: RX reads only those). Loading the
-  // single slot refuses field combinations no RX ring produces (check()
-  // reports them).
-  enum class Layout : uint8_t { List, Slot };
-  void visit_read_ahead(Archive& a, Layout layout);
+  // The two encodings of the blob. TX's chain: every held descriptor's
+  // opts1, opts2 and address, and the three flags; on load the held
+  // descriptors take the slots from `from` on (the walk's slot, where the
+  // read-ahead starts: fetch_desc() / start_at()), each the DescRing::next()
+  // of the one before, and next() stands just past the last, as land() left
+  // them. RX's single slot: in flight, held, the slot and the held
+  // descriptor's opts1 and address (RX reads only those), next() derived
+  // the same way. Loading the single slot refuses field combinations no RX
+  // ring produces (check() reports them).
+  enum class Layout : uint8_t { Chain, Slot };
+  void visit_read_ahead(Archive& a, Layout layout, uint32_t from = 0);
   // Forget the read-ahead state without touching the scheduler (a ring the
   // blob carries no read-ahead for; events are restored separately).
   void clear_read_ahead();
@@ -95,8 +100,6 @@ class DescCache : public DescRing {
   struct Expect {
     uint32_t depth;  // descriptors it may hold
     bool may_idle;   // no read in flight with room is fine (it resumes or reads on demand)
-    bool chained;    // held descriptors follow each other from `from`, next() just past them
-    uint32_t from;   // the walk's slot (when chained)
   };
   // nullptr when consistent: what read_next(), land() and take() can leave.
   const char* check(const Expect& e) const;
@@ -106,7 +109,8 @@ class DescCache : public DescRing {
     return spec().dir == RingDir::Tx ? EventKind::TxDescDone : EventKind::RxPrefetchDone;
   }
 
-  std::vector<RingDesc> ahead_;  // owned descriptors, consecutive from the walk's slot
+  // Owned descriptors, consecutive from the slot the read-ahead started at.
+  std::vector<RingDesc> ahead_;
   uint32_t next_ = 0;
   bool reading_ = false;
   bool end_ = false;

@@ -3,25 +3,26 @@
 //
 // A blob is hostile input: QEMU treats a migration stream so, and so do
 // we. Loading decodes it into a scratch device first; every field is checked
-// against every other (descriptor lengths against totals, cursors against
-// the frame, read lengths against the PCIe limits, FIFO accounting, engine
-// phases against the pending events, the INT level against
+// against every other (cursors against the frame's descriptors, read
+// lengths against the PCIe limits, FIFO reservations against the frames,
+// engine phases against the pending events, the INT level against
 // IntrStatus/IntrMask) and only a blob that passes is then applied to the
 // live device. A refused load therefore changes nothing: no register, no
 // counter, no trace record.
 //
-// Layout (little-endian, version 3): magic, version, chip id, now, register
-// file, IRQ, PHY, TX, RX, tally, timer, side buses (ERI/EPHY/CSI; only for
-// profiles that have them), statistics field by field (the MAIN counters of
-// rtl8168/stats.def in its order: adding a counter changes the layout),
-// trace hash and count, TxPoll read-back deadlines, pending events, next
-// event sequence number; then (version 4) the fault-injection state: the
-// statistics added with it (stats.def's FAULTS counters), the PHY's
-// link-fault state and the fault schedule with its counters
-// (fault_injector.h). Appended at the end so the offsets of everything
-// before stay what they were in version 3. Then, for the profiles that
-// have them, the PCIe link (ASPM L1), the registers above the 256-byte file
-// (wide_regs.h) and the extended tally's state (tally.h).
+// Layout (little-endian): magic, version, chip id, now, register file, IRQ,
+// PHY, TX, RX, tally, timer, side buses (ERI/EPHY/CSI) and the MAC OCP
+// space for the profiles that have them, statistics field by field (the
+// MAIN counters of rtl8168/stats.def in its order: adding a counter changes
+// the layout), trace hash and count, TxPoll read-back deadlines, pending
+// events, next event sequence number; then the fault-injection state: its
+// statistics (stats.def's FAULTS counters), the PHY's link-fault state and
+// the fault schedule with its counters (fault_injector.h). Then, for the
+// profiles that have them, the PCIe link (ASPM L1) with its counters
+// (stats.def's LINK counters), the registers above the 256-byte file
+// (wide_regs.h) and the extended tally's state (tally.h). A field the
+// device can recompute from the others is not in the blob: the components
+// derive it on load (TxEngine::derive_loaded(), DescCache's slots).
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -33,10 +34,10 @@ namespace rtl8168sim {
 namespace {
 
 constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
-// 2: RX FIFO entries carry their reservation. 3: chip timer, statistics
-// field by field, TX error stop, validated cross-field. 4: fault injection.
-// 5: the TX descriptor prefetcher and the RX engine's read of the next descriptor.
-constexpr uint32_t kStateVersion = 5;
+// The layout's number: a blob of any other number is refused, not
+// converted (docs/ARCHITECTURE.md "State": a blob is the state of the model
+// that saved it, and only the same layout is checked field by field).
+constexpr uint32_t kStateVersion = 6;
 constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending (about 12)
 
 // The counters in blob order (rtl8168/stats.def): the statistics block and
@@ -81,8 +82,9 @@ void Device::visit_state(Archive& a, std::string* why) {
   a.io(version);
   if (a.loading() && (!a.ok() || version != kStateVersion)) {
     if (why) {
-      *why = "unsupported state version " + std::to_string(version) + " (expected " +
-             std::to_string(kStateVersion) + ")";
+      *why = "unsupported state version " + std::to_string(version) +
+             " (this model loads version " + std::to_string(kStateVersion) +
+             " only; blobs of other versions are not converted)";
     }
     a.fail();
     return;
@@ -110,9 +112,9 @@ void Device::visit_state(Archive& a, std::string* why) {
   rx.visit(a);
   tally.visit(a);
   timer.visit(a);
-  // Profiles with side buses only (the 8168c blob is unchanged).
+  // Profiles with side buses only.
   if (cfg_.profile->side_buses) side.visit(a);
-  // The MAC OCP space (8168g class only: earlier profiles' blobs unchanged).
+  // The MAC OCP space (8168g class only).
   if (cfg_.profile->mac_ocp) mac_ocp.visit(a);
   for (const auto field : kStatsFields) a.io(stats.*field);
   uint64_t hash = trace.hash(), count = trace.count();
@@ -134,18 +136,18 @@ void Device::visit_state(Archive& a, std::string* why) {
   uint64_t next_seq = sched_.next_seq();
   a.io(next_seq);
   if (a.loading() && a.ok()) sched_.restore(std::move(events), next_seq);
-  // Version 4: fault injection.
+  // Fault injection.
   for (const auto field : kFaultStatsFields) a.io(stats.*field);
   phy.visit_faults(a);
   faults.visit(a);
   // The PCIe link's power state and its counters (profiles that model ASPM
-  // L1 only: the other profiles' blobs are unchanged).
+  // L1 only).
   if (cfg_.profile->pci.aspm.l1) {
     link.visit(a);
     for (const auto field : kLinkStatsFields) a.io(stats.*field);
   }
   // The registers above the 256-byte file and the extended tally's state
-  // (profiles that have them only: the other profiles' blobs are unchanged).
+  // (profiles that have them only).
   if (!wide.empty()) wide.visit(a);
   if (cfg_.profile->tally_ext_ocp) tally.visit_ext(a);
 }

@@ -112,7 +112,7 @@ class Phy {
 
   // The component's state in the blob, for save and load alike (state_io.h).
   void visit(Archive& a);
-  // The link-fault state (carrier, partner abilities): blob version 4's tail.
+  // The link-fault state (carrier, partner abilities), in the blob's fault-injection part.
   void visit_faults(Archive& a);
   const char* check() const;  // nullptr when the loaded state is consistent
 

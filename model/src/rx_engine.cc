@@ -13,7 +13,7 @@ namespace rtl8168sim {
 namespace {
 enum RxDropReason : uint64_t {
   kRunt = 1, kDisabled = 2, kFilter = 3, kTooLong = 4, kNoDesc = 5, kDescDma = 6, kDataDma = 7,
-  kFifoOver = 9,  // 8 was kBufferTooSmall; 10-12: rx_spill.cc
+  kFifoOver = 9,  // 8 stays unused (a reason's number never changes meaning); 10-12: rx_spill.cc
   kRssQueue = 13,  // RSS chose a queue the chip has no ring for (rss.h)
 };
 constexpr size_t kMinFrame = 60;  // a shorter frame is padded, as the sender's MAC would have
@@ -366,8 +366,7 @@ const char* RxEngine::check() const {
   // written, so an idle ring is fine, and a kept slot is used only when it
   // is the walk's); off without rx-desc-prefetch; the engine waits only for
   // a read in flight of the head frame's slot.
-  if (const char* why = ring().check({.depth = 1, .may_idle = true, .chained = false, .from = 0}))
-    return why;
+  if (const char* why = ring().check({.depth = 1, .may_idle = true})) return why;
   if (d_.timing().rx_desc_prefetch == 0 && !ring().canonical())
     return "RX prefetch without rx-desc-prefetch";
   // The engine works on the head frame through its queue's ring.

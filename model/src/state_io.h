@@ -30,7 +30,9 @@ class Archive {
   void fail() { ok_ = false; }
   bool at_end() const { return pos_ == in_.size(); }
 
-  // An integer, enum or bool, in exactly sizeof(T) bytes (bool: one byte).
+  // An integer, enum or bool, in exactly sizeof(T) bytes (bool: one byte, 0
+  // or 1; any other byte fails the archive, so a blob that loads is the one
+  // encoding of the state it describes).
   template <typename T>
     requires std::is_integral_v<T> || std::is_enum_v<T>
   void io(T& v) {
@@ -50,7 +52,8 @@ class Archive {
     for (size_t i = 0; i < sizeof(T); i++) x |= static_cast<uint64_t>(in_[pos_ + i]) << (8 * i);
     pos_ += sizeof(T);
     if constexpr (std::is_same_v<T, bool>) {
-      v = x != 0;
+      if (x > 1) ok_ = false;
+      v = x == 1;
     } else {
       v = static_cast<T>(x);
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "descriptor.h"
 #include "device.h"
@@ -671,7 +672,13 @@ void TxEngine::on_wire_done() {
   }
 }
 
-
+// The blob holds what the walk cannot recompute: the ring positions, the
+// phase, the frame's descriptors, the stream cursor and position, the read
+// in flight (its length depends on the MXDMA burst when it was issued), the
+// bytes fetched, the TSO header bytes and segment index, the FIFO's frames
+// and the read-ahead's descriptors. What follows from those is derived on
+// load (derive_loaded()) through the helpers the walk sets it with, so a
+// blob cannot state a value that contradicts them.
 void TxEngine::visit(Archive& a) {
   constexpr size_t kMaxBytes = kMaxTsoBytes + 64 * 1024;
   rings_[0].visit(a);
@@ -681,7 +688,6 @@ void TxEngine::visit(Archive& a) {
   a.io(walk_instant_);
   a.io(walk_count_);
   a.io_as<uint8_t>(q_);
-  a.io(busy_);
   a.io(error_stop_);
   a.io(phase_);
   const uint32_t n = a.count(descs_.size(), kMaxFrags);
@@ -693,37 +699,14 @@ void TxEngine::visit(Archive& a) {
     a.io(dsc.opts2);
     a.io(dsc.addr);
   }
-  // The offload fields are not saved: they are decoded from the first
-  // descriptor, as begin_frame() did.
-  if (a.loading()) {
-    off_ = packet::TxOffload{};
-    tso_ = false;
-    if (!descs_.empty()) decode_offload();
-  }
-  // What cannot be derived is the walk's position: the descriptors (above),
-  // the phase, the stream cursor and position, the read in flight (its
-  // length depends on the MXDMA burst when it was issued), the bytes
-  // fetched, the TSO header bytes and the segment index, and the FIFO.
-  // total_, goal_, hdr_len_, seg_count_ and unit_fifo_ are derived from
-  // those (frame_total(), the Units, tso_header_len(), segment_count()); they
-  // stay in the blob (version 5 layout) and check_frame() refuses a blob
-  // whose values are not the derived ones.
-  a.io(total_);
   a.io(cur_desc_);
   a.io(cur_off_);
-  a.io(goal_);
   a.io(stream_pos_);
   a.io(rd_addr_);
   a.io(rd_len_);
   a.bytes(buf_, kMaxBytes);
   a.bytes(header_, kMaxBytes);
-  a.io(hdr_len_);
   a.io(seg_index_);
-  a.io(seg_count_);
-  a.io(unit_fifo_);
-  a.io(unit_reserved_);
-  a.io(fifo_used_);
-  a.io(wire_busy_);
   const uint32_t count = a.count(fifo_.size(), 4096);
   if (a.loading()) fifo_.reset(count);
   for (uint32_t i = 0; i < count && a.ok(); i++) {
@@ -741,18 +724,73 @@ void TxEngine::visit(Archive& a) {
     }
   }
   // The walk's ring's read-ahead (the other ring has none: see
-  // prefetch_in_flight()).
+  // prefetch_in_flight()), from the slot it starts at.
   if (a.loading()) {
     for (DescCache& r : rings_) r.clear_read_ahead();
   }
-  ring().visit_read_ahead(a, DescCache::Layout::List);
+  ring().visit_read_ahead(a, DescCache::Layout::Chain, read_ahead_from());
+  if (a.loading()) derive_loaded();
+}
+
+// Where the walk's read-ahead starts: at the walk's slot during a walk with
+// `tx-desc-prefetch` (fetch_desc() starts it there, and each descriptor
+// taken moves both on), nowhere otherwise (forget() leaves it at slot 0).
+uint32_t TxEngine::read_ahead_from() const {
+  const bool walking = phase_ != Phase::Idle && phase_ != Phase::Drain;
+  return walking && prefetch_depth() != 0 ? ring().pos() : 0;
+}
+
+// What the walk sets from the saved fields, set the same way: the busy and
+// wire flags, whether the unit holds its FIFO room, the offload fields
+// (begin_frame() decodes them from the first descriptor), the frame's
+// total, the unit being fetched (its goal and FIFO room), the TSO header
+// length and segment count, and the FIFO's bytes in use. Any input: where
+// the saved fields admit no value (a TSO header too short to hold its TCP
+// data offset, a segment index past the count), the derived field stays 0
+// and check_frame() refuses the blob.
+void TxEngine::derive_loaded() {
+  busy_ = phase_ != Phase::Idle;
+  wire_busy_ = !fifo_.empty();
+  // The unit's FIFO room is held exactly while its data is fetched:
+  // reserve_fifo() moves to FetchData, frame_done_fetching() and a refusal
+  // give the room back before the phase changes.
+  unit_reserved_ = phase_ == Phase::FetchData;
+  off_ = packet::TxOffload{};
+  tso_ = false;
+  if (!descs_.empty()) decode_offload();
+  total_ = goal_ = hdr_len_ = seg_count_ = unit_fifo_ = 0;
+  const bool has_frame =
+      phase_ == Phase::FetchHeader || phase_ == Phase::FetchData || phase_ == Phase::WaitFifo;
+  if (has_frame && !descs_.empty()) {
+    total_ = frame_total();
+    std::optional<Unit> unit;
+    if (!tso_) {
+      unit = frame_unit();
+    } else if (phase_ == Phase::FetchHeader) {
+      unit = header_unit();
+    } else if (header_.size() > off_.l4_offset + 12u) {
+      hdr_len_ = tso_header_len(header_);
+      packet::TxStatus st = packet::TxStatus::ok;
+      if (hdr_len_ <= total_) seg_count_ = segment_count(st);
+      if (st != packet::TxStatus::ok) seg_count_ = 0;
+      if (seg_index_ < seg_count_ && segment_start(seg_index_) <= total_)
+        unit = segment_unit(seg_index_);
+    }
+    if (unit) {
+      goal_ = unit->goal;
+      unit_fifo_ = unit->fifo;
+    }
+  }
+  uint64_t used = unit_reserved_ ? unit_fifo_ : 0;
+  for (size_t i = 0; i < fifo_.size(); i++) used += fifo_.at(i).fifo_bytes;
+  fifo_used_ = static_cast<uint32_t>(std::min<uint64_t>(used, UINT32_MAX));
 }
 
 // The read-ahead against the walk, as fetch_desc(), prefetch_more(),
 // on_prefetch_done() and end_walk() keep it: canonical (empty, stopped
 // nowhere) outside a walk or without prefetch; during a walk what
-// DescCache::check() holds for a chained walk of `tx-desc-prefetch`
-// descriptors from the walk's slot, idle only when full, stopped, or
+// DescCache::check() holds for `tx-desc-prefetch` descriptors read ahead
+// from the walk's slot (read_ahead_from()), idle only when full, stopped, or
 // blocked by a slot still held (slot_in_use(): it is re-armed whenever room
 // appears or a slot is handed back); the walk waits only for a read in
 // flight (or a blocked one) and takes a hand-over only of something read.
@@ -770,8 +808,7 @@ const char* TxEngine::check_prefetch() const {
   // base in TxDescStartAddr, which the guest may rewrite meanwhile (so with
   // frames in the FIFO, an idle read-ahead is always on its way back).
   const bool resumes = slot_in_use(r.next()) || !fifo_.empty();
-  if (const char* why = r.check({.depth = depth, .may_idle = resumes, .chained = true, .from = r.pos()}))
-    return why;
+  if (const char* why = r.check({.depth = depth, .may_idle = resumes})) return why;
   if (phase_ == Phase::WaitDesc && (!r.nothing_ahead() || (!r.reading() && !resumes)))
     return "TX waits for the prefetcher without its read in flight";
   if (phase_ == Phase::FetchDesc && r.nothing_ahead())
@@ -781,17 +818,20 @@ const char* TxEngine::check_prefetch() const {
 
 // The frame being assembled, checked against what begin_frame(),
 // data_fetched(), start_segment() and continue_fetch() make of the same
-// descriptors (the same helpers compute it): a blob whose totals, cursors or
-// read length disagree with its descriptors would read past them (or ask
-// the host for a huge DMA).
+// descriptors: a blob whose cursors or read length disagree with its
+// descriptors would read past them (or ask the host for a huge DMA). The
+// total, goal, FIFO room, TSO header length and segment count are not in
+// the blob: derive_loaded() set them through the walk's helpers, and what
+// is checked here is that the saved fields admit them (a frame of some
+// bytes, a header the TCP data offset measures, a segment index below the
+// count).
 const char* TxEngine::check_frame() const {
   const bool fetching = phase_ == Phase::FetchHeader || phase_ == Phase::FetchData;
   const bool has_frame = fetching || phase_ == Phase::WaitFifo;
   if (const char* why = check_desc_chain()) return why;
   if (!has_frame) {
     // Between frames (or collecting descriptors before LS): nothing decoded.
-    if (total_ || cur_desc_ || cur_off_ || goal_ || stream_pos_ || !buf_.empty() ||
-        !header_.empty() || hdr_len_ || seg_index_ || seg_count_ || unit_fifo_ || unit_reserved_)
+    if (cur_desc_ || cur_off_ || stream_pos_ || !buf_.empty() || !header_.empty() || seg_index_)
       return "TX frame cursors set outside a frame";
     if (phase_ != Phase::FetchDesc && phase_ != Phase::WaitDesc && !descs_.empty())
       return "TX descriptors outside a walk";
@@ -810,41 +850,36 @@ const char* TxEngine::check_frame() const {
     if (((o1 & desc::LastFrag) != 0) != (i + 1 == descs_.size())) return "TX frame LS misplaced";
     if (descs_[i].index >= kMaxRing) return "TX descriptor index out of range";
   }
-  // Saved, and derived again here through the walk's own helpers: the
-  // total, the unit (goal, FIFO room), the TSO header length and segment
-  // count. The saved values must be what the walk would have set.
-  if (total_ != frame_total() || total_ == 0) return "TX frame total disagrees with its descriptors";
+  // begin_frame() refuses a frame of no bytes, one over the limits and a
+  // TSO frame with MSS 0 or whose first descriptor cannot hold the headers.
+  if (total_ == 0) return "TX frame without bytes";
   const uint32_t max_frame = d_.config().profile->max_frame;
   Unit unit{};  // the frame, TSO header or segment the engine is working on
-  const char* unit_mismatch = "TX frame goal inconsistent";
   if (!tso_) {
     if (total_ > max_frame) return "TX frame over the jumbo limit";
     if (phase_ == Phase::FetchHeader) return "TX header fetch without TSO";
-    if (!header_.empty() || hdr_len_ || seg_index_ || seg_count_) return "TX segment state without TSO";
+    if (!header_.empty() || seg_index_) return "TX segment state without TSO";
     unit = frame_unit();
   } else if (phase_ == Phase::FetchHeader) {
     if (off_.mss == 0 || total_ > kMaxTsoBytes) return "TX TSO frame invalid";
-    if (!header_.empty() || hdr_len_ || seg_index_ || seg_count_ || unit_reserved_ || unit_fifo_)
-      return "TX TSO header state inconsistent";
+    if (!header_.empty() || seg_index_) return "TX TSO header state inconsistent";
     unit = header_unit();
-    unit_mismatch = "TX TSO header goal inconsistent";
-    if (unit.goal < off_.l4_offset + 20) return unit_mismatch;  // begin_frame() refuses it
+    if (unit.goal < off_.l4_offset + 20) return "TX TSO headers longer than the first descriptor";
   } else {
+    // data_fetched() keeps the header the TCP data offset measures, from
+    // l4_offset + 20 bytes up to the frame's end, and segments only a
+    // header packet::tso_segment_count() accepts.
     if (off_.mss == 0 || total_ > kMaxTsoBytes) return "TX TSO frame invalid";
-    if (header_.size() != hdr_len_ || hdr_len_ < off_.l4_offset + 20 || hdr_len_ > total_)
-      return "TX TSO header inconsistent";
-    if (tso_header_len(header_) != hdr_len_) return "TX TSO header length disagrees with TCP";
-    packet::TxStatus st;
-    if (segment_count(st) != seg_count_ || st != packet::TxStatus::ok || seg_index_ >= seg_count_)
-      return "TX TSO segment count inconsistent";
+    if (header_.size() != hdr_len_) return "TX TSO header length disagrees with TCP";
+    if (hdr_len_ < off_.l4_offset + 20 || hdr_len_ > total_) return "TX TSO header inconsistent";
+    if (seg_count_ == 0) return "TX TSO header not segmentable";
+    if (seg_index_ >= seg_count_) return "TX TSO segment index beyond the segment count";
     if (segment_start(seg_index_) > total_) return "TX TSO segment beyond the frame";
     unit = segment_unit(seg_index_);
-    unit_mismatch = "TX TSO segment goal inconsistent";
   }
-  if (goal_ != unit.goal || unit_fifo_ != unit.fifo) return unit_mismatch;
   const uint32_t unit_start = unit.start;
   if (phase_ == Phase::WaitFifo) {
-    if (unit_reserved_ || stream_pos_ != unit_start || !buf_.empty()) return "TX FIFO wait state inconsistent";
+    if (stream_pos_ != unit_start || !buf_.empty()) return "TX FIFO wait state inconsistent";
     if (fifo_.empty()) return "TX waits for FIFO room with an empty FIFO";
     // on_wire_done() resumes with continue_fetch() from the cursor, which
     // stands at the unit's start: where seek() put it (cur_off_ inside its
@@ -855,7 +890,6 @@ const char* TxEngine::check_frame() const {
     if (cur_off_ > room) return "TX cursor outside its descriptor";
     if (stream_at_cursor() != stream_pos_) return "TX cursor disagrees with the stream position";
   } else {
-    if (phase_ == Phase::FetchData && !unit_reserved_) return "TX data fetch without FIFO room";
     if (stream_pos_ < unit_start || stream_pos_ >= goal_) return "TX stream position outside its unit";
     if (buf_.size() != stream_pos_ - unit_start) return "TX buffer disagrees with the stream position";
     // A read is in flight at the cursor, which continue_fetch() left on a
@@ -897,8 +931,8 @@ const char* TxEngine::check() const {
   if (q_ > 1) return "TX queue invalid";
   if (phase_ > Phase::WaitDesc) return "TX phase invalid";
   if (walk_count_ > 4 * kMaxRing + 1) return "TX walk count out of range";
-  if (busy_ != (phase_ != Phase::Idle)) return "TX busy flag disagrees with its phase";
-  if (!busy_ && (pending_[0] || pending_[1])) return "TX doorbell latched while idle";
+  if (phase_ == Phase::Idle && (pending_[0] || pending_[1]))
+    return "TX doorbell latched while idle";
   // A doorbell is latched only during a walk: in Drain it restarts the walk (doorbell()) and
   // end_walk() consumes every latch before Drain, so Drain never holds one. A blob that says
   // otherwise would let the wire's last frame take the engine idle with the latch still set.
@@ -925,8 +959,6 @@ const char* TxEngine::check() const {
   if (const char* why = check_frame()) return why;
   if (phase_ == Phase::Idle && !fifo_.empty()) return "TX idle with frames in its FIFO";
   if (phase_ == Phase::Drain && fifo_.empty()) return "TX draining an empty FIFO";
-  if (wire_busy_ != !fifo_.empty()) return "TX wire state disagrees with its FIFO";
-  uint64_t used = unit_reserved_ ? unit_fifo_ : 0;
   const uint32_t max_frame = d_.config().profile->max_frame;
   for (size_t i = 0; i < fifo_.size(); i++) {
     const WireFrame& f = fifo_.at(i);
@@ -934,9 +966,7 @@ const char* TxEngine::check() const {
     if (f.fifo_bytes == 0 || f.fifo_bytes > max_frame + 8) return "TX FIFO reservation invalid";
     if (f.first_index >= kMaxRing || f.queue > 1) return "TX FIFO frame origin invalid";
     if (f.completes == f.writeback.empty()) return "TX FIFO write-back list inconsistent";
-    used += f.fifo_bytes;
   }
-  if (used != fifo_used_) return "TX FIFO accounting does not add up";
   return nullptr;
 }
 

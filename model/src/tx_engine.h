@@ -125,11 +125,14 @@ class TxEngine {
   void stop_on_error(uint64_t reason, uint32_t index);
   void hang(uint64_t reason);  // a chip defect hung the TX path (short-udp-hang)
   void clear_frame();
+  uint32_t read_ahead_from() const;
+  void derive_loaded();  // the fields the blob leaves out, from those it holds
   const char* check_frame() const;
   const char* check_desc_chain() const;
   uint64_t stream_at_cursor() const;
-  // What the frame's descriptors, header and segment index imply (the walk
-  // sets the fields through these; a loaded blob is checked against them).
+  // What the frame's descriptors, header and segment index imply: the walk
+  // sets its fields through these, and a load derives them through the same
+  // ones (derive_loaded()).
   struct Unit {     // the stretch of the frame being fetched: a frame, TSO header or segment
     uint32_t start;  // stream offset of its first byte
     uint32_t goal;   // stream offset where it ends

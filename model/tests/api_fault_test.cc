@@ -605,8 +605,9 @@ TEST(ApiFault, ScheduleSurvivesSaveAndRestore) {
   EXPECT_EQ(other.stats().faults_fired, 4u) << other.faults_json();
 }
 
-// The blob's fault section (version 4 tail): [u32 n, per fault {u32 len,
-// text, u64 seen, fired, base}, u8 stalled], at the very end of the blob.
+// The blob's fault section (the fault-injection part, last in an 8168c
+// blob): [u32 n, per fault {u32 len, text, u64 seen, fired, base}, u8
+// stalled], at the very end of the blob.
 struct FaultTail {
   size_t count_at = 0;
   std::vector<size_t> text_at;  // each fault's length field

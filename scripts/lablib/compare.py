@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/compare-nics' table and JSON: reads back the run-guest output of every run (through
 lablib.protocol.parse_report), takes the median of each figure per row, the ratios of the
-rtl8168 rows to e1000e and rtl8139 and the target (issue 3: functional rtl8168 >= e1000e and
->= rtl8139 in TX and RX throughput).
+rtl8168 rows to e1000e and rtl8139 and the target (functional rtl8168 >= e1000e and >= rtl8139
+in TX and RX throughput: the emulated NIC must not be the bottleneck of a guest that
+could use another).
 
     python3 -m lablib.compare RUNS_TSV JSON KERNEL BYTES RR_COUNT REPEAT QEMU QEMU_VERSION \\
         LOAD_BEFORE LOAD_AFTER WALL CHECK
@@ -125,7 +126,7 @@ def summarize(runs: dict, order: list) -> tuple:
                 "rx": _ratio(a["rx_mbps"], b["rx_mbps"]),
                 "rr_tps": _ratio(a["rr_tps"], b["rr_tps"]),
             }
-    # Target (issue 3): functional-mode rtl8168 >= e1000e and >= rtl8139, TX and RX
+    # Target: functional-mode rtl8168 >= e1000e and >= rtl8139, TX and RX
     targets = {}
     for den in ("e1000e", "rtl8139"):
         key = f"rtl8168/{den}"

@@ -21,7 +21,7 @@ BASELINES = HERE / "baselines.json"
 
 # name -> (kind, run-guest timeout s or episode module); wall timeouts are generous backstops
 GUEST = {
-    "faults": 420,  # every fault class in one boot (issue 18); one RESULT line per class
+    "faults": 420,  # every fault class in one boot; one RESULT line per class
     "smoke": 210,
     "offloads": 390,
     "link-flap": 210,
@@ -34,10 +34,10 @@ LAB = {
     "msi-lost-irq": "msi_lost_irq",
     "dma-burst": "dma_burst",
     "offload-latency": "offload_latency",
-    "frames": "frames",  # a check, not an episode: full-size/jumbo receive (issue 18)
-    "dma-after-close": "dma_after_close",  # always behind intel-iommu (issue 18)
-    "aspm-l1": "aspm_l1",  # the 8168h's link in ASPM L1 (its case pins the chip, issue 28)
-    # conformance checks, each seen from the other end of the link (repro/conform.py, issue 29)
+    "frames": "frames",  # a check, not an episode: full-size/jumbo receive
+    "dma-after-close": "dma_after_close",  # always behind intel-iommu
+    "aspm-l1": "aspm_l1",  # the 8168h's link in ASPM L1 (its case pins the chip)
+    # conformance checks, each seen from the other end of the link (repro/conform.py)
     "ipv6": "ipv6",      # IPv6 both ways, TX checksum offload + TSO6 on and off
     "vlan": "vlan",      # 802.1Q tag insertion/stripping on and off, the tag read at the other end
     "rx-bad": "rx_bad",  # frames with wrong checksums never reach a socket, the stack counts them

@@ -27,7 +27,6 @@ Verdict (per run; the guest's part must pass: policy accepted, stream received, 
               (aspm_l1_entries = 0; l1_on says whether the OS enabled it on its side)
   otherwise   UNEXPECTED
 """
-from pathlib import Path
 
 from . import common
 from .labrun import LabResult
@@ -37,15 +36,7 @@ DRIVERS = ("old", "fixed", "stock")
 CHIPS = ("8168h",)       # ASPM L1 is modelled for the profiles that advertise it (aspm-l1.sh pins it)
 CASE = "aspm-l1"
 ARGS = {"count": 1200, "interval_us": 10000}   # 12 s: the 6 s watchdog and the recovery after it
-PATCH = Path(__file__).resolve().parent.parent.parent / "guest-tests" / "r8169-patches" / \
-    "aspm-l1-old.patch"
-
-
-def old_overlay(ctx: common.Context) -> Path:
-    """The newc archive with the old r8169 for ctx.kernel (built once, cached by content)."""
-    from regress_lib import driver   # the same import root (docs/ARCHITECTURE.md "Python tooling")
-    m = driver.resolve(str(PATCH), ctx.kernel, ctx.log)
-    return driver.overlay(m, ctx.kernel)
+PATCH = common.R8169_PATCHES / "aspm-l1-old.patch"
 
 
 def judge(res: LabResult) -> tuple:
@@ -81,7 +72,7 @@ def judge(res: LabResult) -> tuple:
 
 
 def run(ctx: common.Context, driver: str) -> list:
-    extra = [str(old_overlay(ctx))] if driver == "old" else []
+    extra = [str(common.patched_overlay(ctx, PATCH))] if driver == "old" else []
     dut = "rtl8168sim" if driver == "fixed" else "r8169"
     res = ctx.lab(CASE, dut, args=ARGS, initrd_append=extra, tag=f"{CASE}-{driver}")
     expected = common.REPRODUCED if driver == "old" else common.CLEAN

@@ -125,6 +125,17 @@ class Context:
         print(f"reproduce: {msg}", file=sys.stderr, flush=True)
 
 
+# The planted r8169 patches of the episodes' "old" drivers.
+R8169_PATCHES = Path(__file__).resolve().parent.parent.parent / "guest-tests" / "r8169-patches"
+
+
+def patched_overlay(ctx: Context, patch: Path) -> Path:
+    """The newc archive with r8169 built from `patch` for ctx.kernel (built once, cached by
+    content: regress_lib.driver)."""
+    from regress_lib import driver   # the same import root (docs/ARCHITECTURE.md "Python tooling")
+    return driver.overlay(driver.resolve(str(patch), ctx.kernel, ctx.log), ctx.kernel)
+
+
 def fmt_value(v: Any) -> str:
     if isinstance(v, float):
         if v == 0:

@@ -23,7 +23,6 @@ Verdict (per run):
   sent them; otherwise the run showed nothing)
   otherwise   UNEXPECTED
 """
-from pathlib import Path
 
 from . import common
 from .labrun import LabResult
@@ -33,15 +32,7 @@ DRIVERS = ("old", "stock")
 IOMMU = True        # the episode shows only behind an IOMMU (scripts/reproduce forces it)
 CASE = "dma-after-close"
 DUT_BDF = "01:00.0"
-PATCH = Path(__file__).resolve().parent.parent.parent / "guest-tests" / "r8169-patches" / \
-    "dma-after-close-old.patch"
-
-
-def old_overlay(ctx: common.Context) -> Path:
-    """The newc archive with the old r8169 for ctx.kernel (built once, cached by content)."""
-    from regress_lib import driver   # the same import root (docs/ARCHITECTURE.md "Python tooling")
-    m = driver.resolve(str(PATCH), ctx.kernel, ctx.log)
-    return driver.overlay(m, ctx.kernel)
+PATCH = common.R8169_PATCHES / "dma-after-close-old.patch"
 
 
 def judge(res: LabResult) -> tuple:
@@ -70,7 +61,7 @@ def judge(res: LabResult) -> tuple:
 
 
 def run(ctx: common.Context, driver: str) -> list:
-    extra = [str(old_overlay(ctx))] if driver == "old" else []
+    extra = [str(common.patched_overlay(ctx, PATCH))] if driver == "old" else []
     res = ctx.lab(CASE, "r8169", iommu=True, initrd_append=extra,
                   tag=f"{CASE}-{driver}")
     expected = common.REPRODUCED if driver == "old" else common.CLEAN

@@ -74,7 +74,7 @@ MONO_TOL = 0.015            # unlimited burst: 1.5 % (TCP/ACK timing and page-fr
                             # boundaries move single wire-bound points by up to ~0.8 %, e.g.
                             # 912 vs 919 at MTU 1076 depending on the build; the drop after a
                             # peak is 20-25 %)
-BENCH_TOL = 0.02            # lab vs bench at every point (issue 20); a point further below its
+BENCH_TOL = 0.02            # lab vs bench at every point; a point further below its
                             # bound is not the DUT's figure. The bench sizes TSO super-packets
                             # as r8169 lets the stack (64000 bytes, 64 segments); what remains
                             # below MTU ~760 is the guest's TX ring running dry between TSO

@@ -37,7 +37,7 @@ CHIPS = ("8168evl",)   # the cap is this chip's (r8169 leaves SG off on it by de
 MTU = 1500
 HISTORY_MBPS = 780.0   # docs/HISTORY.md section 4: "capped TX near 780 Mbit/s"
 CAP_RATIO = 0.92       # capped: at most 92 % of the SG-off figure (the report: 780 vs ~940)
-BENCH_TOL = 0.02       # lab vs bench: 2 % (issue 20)
+BENCH_TOL = 0.02       # lab vs bench: 2 % (the bench's figure is the model's; the lab adds the guest)
 # a short TCP_RR (its figures are the offload-latency episode's business) and a stream long
 # enough that slow start is a small share of it: 24 MiB at ~800 Mbit/s is ~250 ms
 ARGS = {"count": "12", "skip": "2", "req": "65536", "resp": "64", "stream": "24M"}

@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Check "frames" of the regress matrix (not a historical episode; scripts/reproduce does not
 list it): the DUT receives full-size frames at MTU 1500 and at the largest jumbo MTU both
-drivers accept, pinged and streamed to by the partner (guest-tests/lab/frames.sh, issue 18's
-"test strength": the guest scenarios' slirp traffic never carries a full-size frame to the
-guest). A driver carrying every fix must come out CLEAN: every echo reply back, the stream
+drivers accept, pinged and streamed to by the partner (guest-tests/lab/frames.sh: the guest
+scenarios' slirp traffic never carries a full-size frame to the guest). A driver carrying every fix must come out CLEAN: every echo reply back, the stream
 delivered in frames of at least 90 % of the MTU, no receive error counted.
 
 Verdict: CLEAN when the lab case passes; otherwise UNEXPECTED with the case's reason (there is

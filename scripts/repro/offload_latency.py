@@ -86,7 +86,7 @@ def judge(x: dict, y: dict) -> tuple:
     r_sd = sx / sy if sy > 0 else (float("inf") if sx > 0 else 1.0)
     jitter = r_sd >= STDDEV_RATIO and sx - sy >= STDDEV_MIN_SHARE * my
     observed = common.REPRODUCED if (r_mean >= MEAN_RATIO or jitter) else common.CLEAN
-    # which of the 2019 report's symptoms this observation is (issue 20: the verdict says it;
+    # which of the 2019 report's symptoms this observation is (the verdict says it;
     # the report's headline, the stddev doubling, is the one this lab does not show)
     symptom = "+".join(n for n, hit in (("mean", r_mean >= MEAN_RATIO), ("stddev", jitter)) if hit)
     return observed, {"symptom": symptom or "none", "mean_ratio": round(r_mean, 3),

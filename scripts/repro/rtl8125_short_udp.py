@@ -40,8 +40,7 @@ CASE = "short-udp"
 ARGS = {"udp": 1000, "ptp": 2, "ptp_ms": 30000}
 TRACE = ["rtl8168_tx_stopped"]
 HANG_REASON = 2          # tx_stopped reason of the short-udp-hang quirk (model/src/tx_engine.cc)
-PATCH = Path(__file__).resolve().parent.parent.parent / "guest-tests" / "r8169-patches" / \
-    "short-udp-old.patch"
+PATCH = common.R8169_PATCHES / "short-udp-old.patch"
 HANG_RE = re.compile(r"rtl8168_tx_stopped\b.*\breason=(\d+)")
 
 

@@ -66,19 +66,26 @@ typedef struct Chip {
     uint8_t revision;
     uint16_t phy_id2;
     bool aspm_l1;       /* the profile models ASPM L1 (Link Control writable) */
+    uint16_t device_id, subsystem_id;
+    uint64_t mmio_size; /* BAR2 */
 } Chip;
 
 static const Chip chips[] = {
-    { "8168c", 0x3c400000, 0x02, 0xc912, false },
-    { "8168evl", 0x2c800800, 0x06, 0xc800, false },   /* bit 11: TX FIFO empty */
-    { "8168h", 0x54100800, 0x15, 0xc800, true },      /* VER_46 (XID 0x541) */
+    { "8168c", 0x3c400000, 0x02, 0xc912, false, 0x8168, 0x8168, 4096 },
+    /* bit 11: TX FIFO empty */
+    { "8168evl", 0x2c800800, 0x06, 0xc800, false, 0x8168, 0x8168, 4096 },
+    /* VER_46 (XID 0x541) */
+    { "8168h", 0x54100800, 0x15, 0xc800, true, 0x8168, 0x8168, 4096 },
 };
 
 /*
  * The RTL8125B (VER_63, XID 0x641) has its own cases below: its interrupt
  * registers, doorbell and BAR differ from the 8168s' the generic cases use.
+ * BAR2 is 64 KiB: its registers fill it.
  */
-static const Chip chip_8125b = { "8125b", 0x64100800, 0x05, 0xc840, false };
+static const Chip chip_8125b = {
+    "8125b", 0x64100800, 0x05, 0xc840, false, 0x8125, 0x0123, 0x10000,
+};
 enum {
     IntrMask_8125 = 0x38, IntrStatus_8125 = 0x3c, TxPoll_8125 = 0x90,
     MAC0_BKP = 0x19e0, RSS_CTRL_8125 = 0x4500, Q_NUM_CTRL_8125 = 0x4800,
@@ -272,7 +279,51 @@ static void sock_recv_frame(int fd, uint8_t *f, size_t len)
     }
 }
 
+/*
+ * MSI to a word of guest RAM the test reads back: the message address and
+ * data in the capability (64-bit), then its enable bit. Returns the word's
+ * address (cleared).
+ */
+static uint64_t msi_to_ram(Rtl *r, uint16_t data)
+{
+    uint8_t cap = qpci_find_capability(r->dev, PCI_CAP_ID_MSI, 0);
+    uint64_t msg = guest_alloc(&r->alloc, 4);
+
+    g_assert_cmphex(cap, !=, 0);
+    qtest_writel(r->qts, msg, 0);
+    qpci_config_writel(r->dev, cap + PCI_MSI_ADDRESS_LO, (uint32_t)msg);
+    qpci_config_writel(r->dev, cap + PCI_MSI_ADDRESS_HI, msg >> 32);
+    qpci_config_writew(r->dev, cap + PCI_MSI_DATA_64, data);
+    qpci_config_writew(r->dev, cap + PCI_MSI_FLAGS,
+                       qpci_config_readw(r->dev, cap + PCI_MSI_FLAGS) |
+                       PCI_MSI_FLAGS_ENABLE);
+    return msg;
+}
+
 /* ---- PCI identity and BARs ---------------------------------------------- */
+
+/*
+ * The chip's PCI identity (Realtek vendor and subsystem vendor, device,
+ * subsystem and revision from the chip list), BAR0 256 bytes of I/O and
+ * BAR2 the chip's register window as libqos mapped them, and TxConfig's
+ * reset value (its XID) through both BARs: they decode the same registers.
+ */
+static void check_identity(Rtl *r, const Chip *chip)
+{
+    g_assert_cmphex(qpci_config_readw(r->dev, PCI_VENDOR_ID), ==, 0x10ec);
+    g_assert_cmphex(qpci_config_readw(r->dev, PCI_DEVICE_ID), ==,
+                    chip->device_id);
+    g_assert_cmphex(qpci_config_readb(r->dev, PCI_REVISION_ID), ==,
+                    chip->revision);
+    g_assert_cmphex(qpci_config_readw(r->dev, PCI_SUBSYSTEM_VENDOR_ID), ==,
+                    0x10ec);
+    g_assert_cmphex(qpci_config_readw(r->dev, PCI_SUBSYSTEM_ID), ==,
+                    chip->subsystem_id);
+    g_assert_cmpuint(r->io_size, ==, 256);
+    g_assert_cmpuint(r->mmio_size, ==, chip->mmio_size);
+    g_assert_cmphex(qpci_io_readl(r->dev, r->io, TxConfig), ==, chip->txconfig);
+    g_assert_cmphex(rd32(r, TxConfig), ==, chip->txconfig);
+}
 
 static void test_pci(const void *data)
 {
@@ -281,19 +332,11 @@ static void test_pci(const void *data)
     uint32_t bar;
 
     rtl_start(&r, chip, NULL);
-    g_assert_cmphex(qpci_config_readw(r.dev, PCI_VENDOR_ID), ==, 0x10ec);
-    g_assert_cmphex(qpci_config_readw(r.dev, PCI_DEVICE_ID), ==, 0x8168);
-    g_assert_cmphex(qpci_config_readb(r.dev, PCI_REVISION_ID), ==,
-                    chip->revision);
+    check_identity(&r, chip);
     g_assert_cmphex(qpci_config_readw(r.dev, PCI_CLASS_DEVICE), ==, 0x0200);
-    g_assert_cmphex(qpci_config_readw(r.dev, PCI_SUBSYSTEM_VENDOR_ID), ==,
-                    0x10ec);
-    g_assert_cmphex(qpci_config_readw(r.dev, PCI_SUBSYSTEM_ID), ==, 0x8168);
     g_assert_cmphex(qpci_config_readb(r.dev, PCI_INTERRUPT_PIN), ==, 1);
 
-    /* BAR0: 256 bytes of I/O; BAR2: 4 KiB of 64-bit memory; no others */
-    g_assert_cmpuint(r.io_size, ==, 256);
-    g_assert_cmpuint(r.mmio_size, ==, 4096);
+    /* BAR0 I/O, BAR2 64-bit memory; no others */
     bar = qpci_config_readl(r.dev, PCI_BASE_ADDRESS_0);
     g_assert_cmphex(bar & PCI_BASE_ADDRESS_SPACE, ==, PCI_BASE_ADDRESS_SPACE_IO);
     g_assert_cmphex(qpci_config_readl(r.dev, PCI_BASE_ADDRESS_1), ==, 0);
@@ -313,10 +356,6 @@ static void test_pci(const void *data)
                     (PCI_MSI_FLAGS_64BIT | PCI_MSI_FLAGS_QMASK |
                      PCI_MSI_FLAGS_ENABLE), ==, PCI_MSI_FLAGS_64BIT);
     g_assert_cmpuint(qpci_find_capability(r.dev, PCI_CAP_ID_MSIX, 0), ==, 0);
-
-    /* Both BARs decode the same register file */
-    g_assert_cmphex(qpci_io_readl(r.dev, r.io, TxConfig), ==, chip->txconfig);
-    g_assert_cmphex(rd32(&r, TxConfig), ==, chip->txconfig);
     rtl_stop(&r);
 }
 
@@ -816,19 +855,9 @@ static void test_msi(const void *data)
 {
     Rtl r;
     uint64_t msg;
-    uint8_t cap;
 
     rtl_start(&r, data, NULL);
-    cap = qpci_find_capability(r.dev, PCI_CAP_ID_MSI, 0);
-    msg = guest_alloc(&r.alloc, 4);
-    qtest_writel(r.qts, msg, 0);
-    /* The message goes to plain guest RAM, where the test can see it */
-    qpci_config_writel(r.dev, cap + PCI_MSI_ADDRESS_LO, (uint32_t)msg);
-    qpci_config_writel(r.dev, cap + PCI_MSI_ADDRESS_HI, msg >> 32);
-    qpci_config_writew(r.dev, cap + PCI_MSI_DATA_64, 0x4321);
-    qpci_config_writew(r.dev, cap + PCI_MSI_FLAGS,
-                       qpci_config_readw(r.dev, cap + PCI_MSI_FLAGS) |
-                       PCI_MSI_FLAGS_ENABLE);
+    msg = msi_to_ram(&r, 0x4321);
 
     wr16(&r, IntrMask, SWInt);
     wr8(&r, TxPoll, FSWInt);                    /* INT 0 -> 1: one MSI */
@@ -1482,15 +1511,7 @@ static void test_8125b_regs(const void *data)
     int i;
 
     rtl_start(&r, chip, NULL);
-    g_assert_cmphex(qpci_config_readw(r.dev, PCI_VENDOR_ID), ==, 0x10ec);
-    g_assert_cmphex(qpci_config_readw(r.dev, PCI_DEVICE_ID), ==, 0x8125);
-    g_assert_cmphex(qpci_config_readb(r.dev, PCI_REVISION_ID), ==,
-                    chip->revision);
-    g_assert_cmphex(qpci_config_readw(r.dev, PCI_SUBSYSTEM_ID), ==, 0x0123);
-    g_assert_cmpuint(r.io_size, ==, 256);
-    g_assert_cmpuint(r.mmio_size, ==, 0x10000);
-    g_assert_cmphex(qpci_io_readl(r.dev, r.io, TxConfig), ==, chip->txconfig);
-    g_assert_cmphex(rd32(&r, TxConfig), ==, chip->txconfig);
+    check_identity(&r, chip);
     for (i = 0; i < 6; i++) {
         g_assert_cmphex(rd8(&r, MAC0_BKP + i), ==, rtl_mac[i]);
     }
@@ -1516,21 +1537,12 @@ static void test_8125b_tx_frame(const void *data)
     Rings g;
     uint8_t f[100], got[100];
     uint64_t msi_addr;
-    uint32_t msi_data;
+    const uint16_t msi_data = 0x4321;
 
     rtl_start(&r, data, NULL);
     step(&r, 1000 * 1000 * 1000);
     g_assert_cmphex(rd16(&r, PHYstatus), ==, 0x0463);
-    /* MSI to a guest address the test reads back */
-    msi_addr = guest_alloc(&r.alloc, 4);
-    qtest_writel(r.qts, msi_addr, 0);
-    msi_data = 0x4321;
-    qpci_config_writel(r.dev, 0x50 + PCI_MSI_ADDRESS_LO, (uint32_t)msi_addr);
-    qpci_config_writel(r.dev, 0x50 + PCI_MSI_ADDRESS_HI, msi_addr >> 32);
-    qpci_config_writew(r.dev, 0x50 + PCI_MSI_DATA_64, msi_data);
-    qpci_config_writew(r.dev, 0x50 + PCI_MSI_FLAGS,
-                       qpci_config_readw(r.dev, 0x50 + PCI_MSI_FLAGS) |
-                       PCI_MSI_FLAGS_ENABLE);
+    msi_addr = msi_to_ram(&r, msi_data);
 
     rings_start(&r, &g, 0);
     wr32(&r, IntrStatus_8125, 0xffffffff);
@@ -1564,31 +1576,37 @@ static void test_8125b_msix(const void *data)
     Rings g;
     uint8_t f[100];
     uint8_t cap;
-    uint64_t bar_size, msg;
+    uint64_t bar_size, msg, entry0;
     QPCIBar bar4;
 
     rtl_start(&r, data, NULL);
     step(&r, 1000 * 1000 * 1000);
     cap = qpci_find_capability(r.dev, PCI_CAP_ID_MSIX, 0);
     g_assert_cmphex(cap, ==, 0xb0);
-    g_assert_cmphex(qpci_config_readw(r.dev, cap + PCI_MSIX_FLAGS) &
-                    PCI_MSIX_FLAGS_QSIZE, ==, 31);
+    g_assert_cmpuint(qpci_msix_table_size(r.dev), ==, 32);
     g_assert_cmphex(qpci_config_readl(r.dev, cap + PCI_MSIX_TABLE), ==, 4);
     g_assert_cmphex(qpci_config_readl(r.dev, cap + PCI_MSIX_PBA), ==,
                     0x800 | 4);
-    bar4 = qpci_iomap(r.dev, 4, &bar_size);
+    bar4 = qpci_iomap(r.dev, 4, &bar_size);     /* sized only */
     g_assert_cmpuint(bar_size, ==, 16384);
+    qpci_iounmap(r.dev, bar4);
 
+    /*
+     * libqos maps the table's and the PBA's BAR and sets the enable bit;
+     * every entry starts masked (PCIe base spec, MSI-X Vector Control), so
+     * nothing is sent before entry 0 is programmed.
+     */
+    qpci_msix_enable(r.dev);
+    g_assert_true(qpci_msix_masked(r.dev, 0));
     msg = guest_alloc(&r.alloc, 4);
     qtest_writel(r.qts, msg, 0);
-    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_LOWER_ADDR, (uint32_t)msg);
-    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_UPPER_ADDR, msg >> 32);
-    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_DATA, 0x8125);
-    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_VECTOR_CTRL,
-                   PCI_MSIX_ENTRY_CTRL_MASKBIT);
-    qpci_config_writew(r.dev, cap + PCI_MSIX_FLAGS,
-                       qpci_config_readw(r.dev, cap + PCI_MSIX_FLAGS) |
-                       PCI_MSIX_FLAGS_ENABLE);
+    entry0 = r.dev->msix_table_off;
+    qpci_io_writel(r.dev, r.dev->msix_table_bar,
+                   entry0 + PCI_MSIX_ENTRY_LOWER_ADDR, (uint32_t)msg);
+    qpci_io_writel(r.dev, r.dev->msix_table_bar,
+                   entry0 + PCI_MSIX_ENTRY_UPPER_ADDR, msg >> 32);
+    qpci_io_writel(r.dev, r.dev->msix_table_bar,
+                   entry0 + PCI_MSIX_ENTRY_DATA, 0x8125);
 
     /* TxOK while entry 0 is masked: pending, no message */
     rings_start(&r, &g, 0);
@@ -1602,13 +1620,15 @@ static void test_8125b_msix(const void *data)
     step(&r, 1000 * 1000);
     g_assert_cmphex(rd32(&r, IntrStatus_8125) & TxOK, ==, TxOK);
     g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0);
-    g_assert_cmphex(qpci_io_readl(r.dev, bar4, 0x800) & 1, ==, 1);
+    g_assert_true(qpci_msix_pending(r.dev, 0));
     g_assert_cmphex(qpci_config_readw(r.dev, PCI_STATUS) &
                     PCI_STATUS_INTERRUPT, ==, 0);   /* no INTx either */
     /* Unmasked: the pending message goes out */
-    qpci_io_writel(r.dev, bar4, PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+    qpci_io_writel(r.dev, r.dev->msix_table_bar,
+                   entry0 + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+    g_assert_false(qpci_msix_masked(r.dev, 0));
     g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0x8125);
-    g_assert_cmphex(qpci_io_readl(r.dev, bar4, 0x800) & 1, ==, 0);
+    g_assert_false(qpci_msix_pending(r.dev, 0));
     /* The next edge sends at once */
     qtest_writel(r.qts, msg, 0);
     wr32(&r, IntrStatus_8125, TxOK);
@@ -1620,7 +1640,7 @@ static void test_8125b_msix(const void *data)
     wr16(&r, TxPoll_8125, 0x0001);
     step(&r, 1000 * 1000);
     g_assert_cmphex(qtest_readl(r.qts, msg), ==, 0x8125);
-    qpci_iounmap(r.dev, bar4);
+    qpci_msix_disable(r.dev);
     rtl_stop(&r);
 }
 
