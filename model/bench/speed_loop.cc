@@ -3,14 +3,30 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "device.h"
 #include "frames.h"
 
 namespace bench {
 
+const SpeedChip& speed_chip(const ParamList& params) {
+  std::string_view id = kSpeedChips[0].id;
+  for (const auto& [name, value] : params) {
+    if (name == "chip") id = value;
+  }
+  std::string known;
+  for (const SpeedChip& c : kSpeedChips) {
+    if (c.id == id) return c;
+    known += known.empty() ? "" : ", ";
+    known += c.id;
+  }
+  throw std::invalid_argument("the speed workloads cover the chips " + known + ", not '" +
+                              std::string(id) + "'");
+}
+
 SpeedLoop::SpeedLoop(Dir dir, uint32_t len, const ParamList& params)
-    : dir_(dir), len_(len), h_(SimDriver::kMemBytes) {
+    : dir_(dir), len_(len), link_mbps_(speed_chip(params).link_mbps), h_(SimDriver::kMemBytes) {
   open_device(h_, params);
   drv_ = std::make_unique<SimDriver>(h_, DriverOptions{});
   if (!drv_->open()) throw std::runtime_error("link did not come up");
@@ -63,7 +79,8 @@ void SpeedLoop::run_tx(uint64_t frames) {
 // The wire never pauses between calls: frames already on it are delivered
 // in the next call.
 void SpeedLoop::run_rx(uint64_t frames) {
-  const Time gap = (static_cast<Time>(len_) + 24) * 8;  // ns per frame at 1000 Mbit/s
+  // ns per frame on the link, rounded up as the model's wire is (timing.h wire_time).
+  const Time gap = ((static_cast<Time>(len_) + 24) * 8 * 1000 + link_mbps_ - 1) / link_mbps_;
   const uint64_t goal = rx_delivered_ + frames;
   auto count = [this](std::span<const uint8_t>) { rx_delivered_++; };
   while (rx_delivered_ < goal) {
