@@ -9,8 +9,8 @@
 //       the NPQ doorbell
 //   RX  the peer sends back-to-back `len`-byte frames at the line rate of
 //       the chip's link (preamble + FCS + IFG between them), waiting while
-//       the FIFO is full; the driver re-arms descriptors from its interrupt
-//       handler
+//       the FIFO is full (until the device's rx_ready); the driver re-arms
+//       descriptors from its interrupt handler
 //
 // Each workload runs on one chip of kSpeedChips, at the speed its link comes
 // up at with the bench's partner.
@@ -70,7 +70,9 @@ class SpeedLoop {
   std::vector<uint8_t> rx_frame_;
   uint64_t tx_base_ = 0;
   uint64_t rx_delivered_ = 0;
-  Time rx_next_ = 0;
+  Time rx_next_ = 0;             // when the wire offers the next frame
+  Time rx_refused_at_ = kNever;  // the refused frame's offer, while it waits for rx_ready
+  Time rx_room_at_ = kNever;     // when rx_ready came
 };
 
 }  // namespace bench
