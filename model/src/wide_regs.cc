@@ -35,11 +35,17 @@ void WideRegs::power_on(std::span<const uint8_t, 6> mac) {
 }
 
 long WideRegs::row_of(uint32_t at) const {
+  if (last_row_ < rows_.size() && at >= rows_[last_row_].offset &&
+      at < uint32_t{rows_[last_row_].offset} + rows_[last_row_].size) {
+    return static_cast<long>(last_row_);
+  }
   const auto after = std::upper_bound(by_offset_.begin(), by_offset_.end(), at,
                                       [this](uint32_t a, uint16_t row) { return a < rows_[row].offset; });
   if (after == by_offset_.begin()) return -1;
   const uint16_t row = *(after - 1);
-  return at < uint32_t{rows_[row].offset} + rows_[row].size ? row : -1;
+  if (at >= uint32_t{rows_[row].offset} + rows_[row].size) return -1;
+  last_row_ = row;
+  return row;
 }
 
 long WideRegs::index_of(uint32_t at, uint8_t* wmask) const {
