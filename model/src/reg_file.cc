@@ -2,12 +2,15 @@
 #include "reg_file.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 
 namespace rtl8168sim {
 
 using namespace reg;
 static_assert(kFileSize <= RegLayout::kMaxWindow);
-static_assert(sizeof(bool) == 1);  // RegLayout::known read as bytes (implemented)
+static_assert(sizeof(bool) == 1);  // RegLayout::known and ::locked read as bytes
+static_assert(static_cast<uint8_t>(Hook::None) == 0);  // RegLayout::hook read as bytes
 
 RegFile::RegFile(const RegLayout& layout) : layout_(&layout) { reset(); }
 
@@ -20,30 +23,63 @@ void RegFile::reset() {
 
 uint64_t RegFile::read(uint32_t off, unsigned size) const { return load_le(&bytes_[off], size); }
 
+namespace {
+
+// `N` bytes at `p` as one little-endian word (N = 1, 2, 4: one load on a
+// little-endian host; the byte loop is what a big-endian one compiles).
+template <unsigned N, typename T>
+uint64_t word(const T* p) {
+  static_assert(sizeof(T) == 1);
+  uint64_t v = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(&v, p, N);
+  } else {
+    for (unsigned i = 0; i < N; i++) v |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
+  }
+  return v;
+}
+
+template <unsigned N>
+void store_word(uint8_t* p, uint64_t v) {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(p, &v, N);
+  } else {
+    for (unsigned i = 0; i < N; i++) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+}
+
+}  // namespace
+
 // The access at once: each byte takes its writable bits from the value and
 // loses the write-1-to-clear bits written as 1, unless Cfg9346 locks it (a
 // locked byte keeps its value and touches no hook). Accesses are 1, 2 or 4
 // bytes inside the file (Device::reg_write).
 RegFile::Touched RegFile::write(uint32_t off, unsigned size, uint64_t value) {
+  switch (size) {
+    case 1: return write_n<1>(off, value);
+    case 2: return write_n<2>(off, value);
+    default: return write_n<4>(off, value);
+  }
+}
+
+template <unsigned N>
+RegFile::Touched RegFile::write_n(uint32_t off, uint64_t value) {
   Touched t;
   const bool open = unlocked();
-  uint64_t wmask = load_le(&layout_->wmask[off], size);
-  uint64_t w1c = load_le(&layout_->w1c[off], size);
-  if (!open) {
-    uint8_t locked[8];
-    for (unsigned i = 0; i < size; i++) locked[i] = layout_->locked[off + i] ? 0xff : 0;  // Cfg9346 lock (datasheet §Cfg9346)
-    const uint64_t keep = load_le(locked, size);
-    wmask &= ~keep;
-    w1c &= ~keep;
-  }
-  uint64_t cur = load_le(&bytes_[off], size);
+  uint64_t wmask = word<N>(&layout_->wmask[off]);
+  uint64_t w1c = word<N>(&layout_->w1c[off]);
+  // `locked` and `hook` bytes: 0 or 1 / Hook::None (0) or a hook.
+  const uint64_t locked = open ? 0 : word<N>(&layout_->locked[off]) * 0xff;  // Cfg9346 lock (datasheet §Cfg9346)
+  wmask &= ~locked;
+  w1c &= ~locked;
+  uint64_t cur = word<N>(&bytes_[off]);
   cur = ((cur & ~wmask) | (value & wmask)) & ~(value & w1c);
-  store_le(&bytes_[off], size, cur);
-  for (unsigned i = 0; i < size; i++) {
+  store_word<N>(&bytes_[off], cur);
+  if (word<N>(&layout_->hook[off]) == 0) return t;  // no hooked byte
+  for (unsigned i = 0; i < N; i++) {
     const unsigned at = off + i;
-    if (layout_->hook[at] == Hook::None || (layout_->locked[at] && !open)) continue;
+    if (layout_->hook[at] == Hook::None || ((locked >> (8 * i)) & 0xff)) continue;
     const uint8_t start = layout_->reg_start[at];
-    if (t.count > 0 && t.offsets[t.count - 1] == start) continue;  // the register's next byte
     bool seen = false;
     for (unsigned k = 0; k < t.count; k++) seen |= t.offsets[k] == start;
     if (!seen && t.count < t.offsets.size()) t.offsets[t.count++] = start;

@@ -70,6 +70,8 @@ class RegFile {
   std::span<const uint8_t> raw() const { return bytes_; }
 
  private:
+  template <unsigned N>
+  Touched write_n(uint32_t off, uint64_t value);
   // `n` (1, 2 or 4) little-endian bytes at `p`.
   static uint64_t load_le(const uint8_t* p, unsigned n) {
     if constexpr (std::endian::native == std::endian::little) {
@@ -83,9 +85,6 @@ class RegFile {
     uint64_t v = 0;
     for (unsigned i = 0; i < n; i++) v |= static_cast<uint64_t>(p[i]) << (8 * i);
     return v;
-  }
-  static void store_le(uint8_t* p, unsigned n, uint64_t v) {
-    for (unsigned i = 0; i < n; i++) p[i] = static_cast<uint8_t>(v >> (8 * i));
   }
 
   const RegLayout* layout_;
