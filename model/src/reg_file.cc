@@ -76,6 +76,17 @@ RegFile::Touched RegFile::write_n(uint32_t off, uint64_t value) {
   cur = ((cur & ~wmask) | (value & wmask)) & ~(value & w1c);
   store_word<N>(&bytes_[off], cur);
   if (word<N>(&layout_->hook[off]) == 0) return t;  // no hooked byte
+  const uint8_t first = layout_->reg_start[off];
+  constexpr uint64_t kEveryByte = N == 1 ? 0x01 : N == 2 ? 0x0101 : 0x01010101;
+  if (word<N>(&layout_->reg_start[off]) == first * kEveryByte &&
+      word<N>(&layout_->hook[off]) == static_cast<uint8_t>(layout_->hook[off]) * kEveryByte &&
+      word<N>(&layout_->locked[off]) == uint64_t{layout_->locked[off]} * kEveryByte) {
+    // Every byte of one register with one hook and one lock (the usual
+    // access, a driver writing exactly one register): touched once if hooked
+    // and not locked, as the byte loop below would find.
+    if (layout_->hook[off] != Hook::None && !(locked & 0xff)) t.offsets[t.count++] = first;
+    return t;
+  }
   for (unsigned i = 0; i < N; i++) {
     const unsigned at = off + i;
     if (layout_->hook[at] == Hook::None || ((locked >> (8 * i)) & 0xff)) continue;
