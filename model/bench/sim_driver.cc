@@ -41,7 +41,9 @@ rtl8168_driver::ChipPorts ports_of(const Host& h) {
   const char* name = rtl8168_chip_name(h.dev());
   for (size_t i = 0; i < rtl8168_chip_count(); i++) {
     rtl8168_chip_info c{};
-    if (rtl8168_chip_at(i, &c) == 0 && std::strcmp(c.name, name) == 0) return rtl8168_host::chip_ports(c);
+    if (rtl8168_chip_at(i, &c) == 0 && std::strcmp(c.name, name) == 0) {
+      return rtl8168_host::chip_ports(c);
+    }
   }
   return {};
 }
@@ -104,7 +106,8 @@ void SimDriver::tx_post_copy(std::span<const uint8_t> frame) {
 }
 
 void SimDriver::doorbell() {
-  rtl8168_reg_write(h_.dev(), h_.now, ports_.doorbell, ports_.doorbell_bits[0], ports_.doorbell_width);
+  rtl8168_reg_write(h_.dev(), h_.now, ports_.doorbell, ports_.doorbell_bits[0],
+                    ports_.doorbell_width);
 }
 
 uint32_t SimDriver::tx_desc_opts1(unsigned ring_index) const {
@@ -145,13 +148,14 @@ void SimDriver::handle_irq(const std::function<void(std::span<const uint8_t>)>& 
   h_.msi_pending = false;
   const uint32_t all_ones = ports_.intr_width == 4 ? 0xffffffffu : 0xffffu;  // the device is gone
   for (int round = 0; round < 64; round++) {
-    const auto status =
-        static_cast<uint32_t>(rtl8168_reg_read(h_.dev(), h_.now, ports_.intr_status, ports_.intr_width));
+    const auto status = static_cast<uint32_t>(
+        rtl8168_reg_read(h_.dev(), h_.now, ports_.intr_status, ports_.intr_width));
     if (status == 0 || status == all_ones) return;
     if (!(status & o_.irq_mask)) return;  // not ours (IRQ_NONE)
     // CPU time between the read and the ack: the window of docs/HISTORY.md §2.
     if (o_.irq_read_to_ack) h_.run_until(h_.now + o_.irq_read_to_ack);
-    rtl8168_reg_write(h_.dev(), h_.now, ports_.intr_status, status, ports_.intr_width);  // ack exactly what was read
+    // Ack exactly what was read.
+    rtl8168_reg_write(h_.dev(), h_.now, ports_.intr_status, status, ports_.intr_width);
     if (status & (kTxOK | kTxErr)) tx_reclaim();
     if (status & (kRxOK | kRxErr | kRxOverflow)) rx_poll(rx_sink);
     if (!o_.irq_ack_loop) return;         // old handler: no re-read

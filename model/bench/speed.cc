@@ -80,7 +80,9 @@ int cmd_speed(int argc, char** argv) {
       "rtl8168-bench speed: simulated frames per host second (timing on), TX and RX,\n"
       "64- and 1514-byte frames; x_realtime = virtual time simulated / host time");
   opts.add_options()("help,h", "this help")(
-      "chip", po::value(&chip), "8168c (default; its link at 1000 Mbit/s) or 8125b (2500 Mbit/s); same as --param chip=ID")("csv", "print direction,frame_bytes,frames_per_s,x_realtime")(
+      "chip", po::value(&chip),
+      "8168c (default; its link at 1000 Mbit/s) or 8125b (2500 Mbit/s); same as --param chip=ID")(
+      "csv", "print direction,frame_bytes,frames_per_s,x_realtime")(
       "digest", "no timing: print direction,frame_bytes,digest (trace hash and state blobs along the run)")(
       "frames", po::value(&frames)->default_value(frames), "frames per measurement")(
       "direction", po::value(&dirs)->composing(), "tx or rx (repeatable; default both)")(

@@ -55,7 +55,9 @@ class DescRing {
   // Read in line when both registers are in the 256-byte file (every ring
   // but the 8125's second TX queue): the engines take it several times a
   // frame.
-  uint64_t base() const { return file_ ? file_->u64(spec_->base_lo, spec_->base_hi) : base_above_file(); }
+  uint64_t base() const {
+    return file_ ? file_->u64(spec_->base_lo, spec_->base_hi) : base_above_file();
+  }
   uint64_t slot_addr(uint32_t index) const { return base() + uint64_t{index} * desc::kSize; }
 
   uint32_t pos() const { return pos_; }

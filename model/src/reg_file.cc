@@ -68,8 +68,9 @@ RegFile::Touched RegFile::write_n(uint32_t off, uint64_t value) {
   const bool open = unlocked();
   uint64_t wmask = word<N>(&layout_->wmask[off]);
   uint64_t w1c = word<N>(&layout_->w1c[off]);
-  // `locked` and `hook` bytes: 0 or 1 / Hook::None (0) or a hook.
-  const uint64_t locked = open ? 0 : word<N>(&layout_->locked[off]) * 0xff;  // Cfg9346 lock (datasheet §Cfg9346)
+  // Cfg9346 lock (datasheet §Cfg9346): `locked` bytes are 0 or 1, made 0xff
+  // per locked byte; `hook` bytes are Hook::None (0) or a hook.
+  const uint64_t locked = open ? 0 : word<N>(&layout_->locked[off]) * 0xff;
   wmask &= ~locked;
   w1c &= ~locked;
   uint64_t cur = word<N>(&bytes_[off]);

@@ -29,7 +29,8 @@ class Scheduler {
   void schedule(Time at, EventKind kind, uint64_t arg = 0) {
     // The new event has the largest sequence number: it runs after every
     // pending event due at or before `at`, before the ones due later.
-    const auto at_or_before = std::partition_point(q_.begin(), q_.end(), [at](const Event& e) { return e.time > at; });
+    const auto at_or_before =
+        std::partition_point(q_.begin(), q_.end(), [at](const Event& e) { return e.time > at; });
     q_.insert(at_or_before, Event{at, next_seq_++, kind, arg});
   }
   bool empty() const { return q_.empty(); }

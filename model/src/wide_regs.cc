@@ -39,8 +39,9 @@ long WideRegs::row_of(uint32_t at) const {
       at < uint32_t{rows_[last_row_].offset} + rows_[last_row_].size) {
     return static_cast<long>(last_row_);
   }
-  const auto after = std::upper_bound(by_offset_.begin(), by_offset_.end(), at,
-                                      [this](uint32_t a, uint16_t row) { return a < rows_[row].offset; });
+  const auto after =
+      std::upper_bound(by_offset_.begin(), by_offset_.end(), at,
+                       [this](uint32_t a, uint16_t row) { return a < rows_[row].offset; });
   if (after == by_offset_.begin()) return -1;
   const uint16_t row = *(after - 1);
   if (at >= uint32_t{rows_[row].offset} + rows_[row].size) return -1;
