@@ -2,6 +2,7 @@
 #include "sim_driver.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <utility>
 
@@ -35,11 +36,26 @@ class Bus final : public rtl8168_host::RegBus {
   std::function<void()> rings_;
 };
 
+// The ports of h's device's chip (the chip list names it as the device does).
+rtl8168_driver::ChipPorts ports_of(const Host& h) {
+  const char* name = rtl8168_chip_name(h.dev());
+  for (size_t i = 0; i < rtl8168_chip_count(); i++) {
+    rtl8168_chip_info c{};
+    if (rtl8168_chip_at(i, &c) == 0 && std::strcmp(c.name, name) == 0) {
+      return rtl8168_host::chip_ports(c);
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+SimDriver::SimDriver(Host& h, DriverOptions o) : h_(h), o_(o), ports_(ports_of(h)) {}
 
 bool SimDriver::open(Time link_timeout) {
   // rtl_init_one / rtl_open order (docs/R8169.md §A): rtl8168_host::kBenchOrder.
   rtl8168_host::OpenSpec spec;
+  spec.ports = ports_;
   spec.tx_ring = kTxRing;
   spec.rx_ring = kRxRing;
   // RxConfig: RX128_INT_EN | RX_MULTI_EN, MXDMA 7 (unlimited), AB | AM | APM.
@@ -89,7 +105,10 @@ void SimDriver::tx_post_copy(std::span<const uint8_t> frame) {
   tx_post(std::span<const Frag>(&frag, 1), 0, 0);
 }
 
-void SimDriver::doorbell() { h_.w8(kTxPoll, kNPQ); }
+void SimDriver::doorbell() {
+  rtl8168_reg_write(h_.dev(), h_.now, ports_.doorbell, ports_.doorbell_bits[0],
+                    ports_.doorbell_width);
+}
 
 uint32_t SimDriver::tx_desc_opts1(unsigned ring_index) const {
   return h_.ram.r32(kTxRing + (ring_index % kRing) * 16);
@@ -127,13 +146,16 @@ unsigned SimDriver::rx_poll(const std::function<void(std::span<const uint8_t>)>&
 void SimDriver::handle_irq(const std::function<void(std::span<const uint8_t>)>& rx_sink) {
   irqs_handled++;
   h_.msi_pending = false;
+  const uint32_t all_ones = ports_.intr_width == 4 ? 0xffffffffu : 0xffffu;  // the device is gone
   for (int round = 0; round < 64; round++) {
-    const uint16_t status = h_.r16(kIntrStatus);
-    if (status == 0 || status == 0xffff) return;
+    const auto status = static_cast<uint32_t>(
+        rtl8168_reg_read(h_.dev(), h_.now, ports_.intr_status, ports_.intr_width));
+    if (status == 0 || status == all_ones) return;
     if (!(status & o_.irq_mask)) return;  // not ours (IRQ_NONE)
     // CPU time between the read and the ack: the window of docs/HISTORY.md §2.
     if (o_.irq_read_to_ack) h_.run_until(h_.now + o_.irq_read_to_ack);
-    h_.w16(kIntrStatus, status);  // ack exactly what was read
+    // Ack exactly what was read.
+    rtl8168_reg_write(h_.dev(), h_.now, ports_.intr_status, status, ports_.intr_width);
     if (status & (kTxOK | kTxErr)) tx_reclaim();
     if (status & (kRxOK | kRxErr | kRxOverflow)) rx_poll(rx_sink);
     if (!o_.irq_ack_loop) return;         // old handler: no re-read

@@ -45,7 +45,9 @@ class SimDriver {
   static constexpr uint64_t kRxBuf = 0x1100000, kRxBufSize = 0x4000;    // 16 KiB per RX slot
   static constexpr size_t kMemBytes = 0x1600000;
 
-  SimDriver(Host& h, DriverOptions o) : h_(h), o_(o) {}
+  // The interrupt registers and the TX doorbell are where h's device's chip
+  // has them (the chip list, rtl8168_chip_at).
+  SimDriver(Host& h, DriverOptions o);
 
   // r8169 probe + open: reset, MAC/rings/config, enable, restart
   // autonegotiation and wait (in virtual time) for LinkChg. False if no link.
@@ -85,6 +87,7 @@ class SimDriver {
  private:
   Host& h_;
   DriverOptions o_;
+  rtl8168_driver::ChipPorts ports_;
   uint32_t cur_ = 0, dirty_ = 0, rx_cur_ = 0;
   std::vector<uint8_t> frame_end_ = std::vector<uint8_t>(kRing, 0);  // LS per slot
 };

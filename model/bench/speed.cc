@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // speed: simulated frames per host second with timing on, TX and RX, 64-
-// and 1514-byte frames (speed_loop.h), and the same as a multiple of 1 GbE
-// real time (virtual time simulated / host time spent). The host clock is
+// and 1514-byte frames (speed_loop.h), on the 8168c at 1 GbE or the RTL8125B
+// at 2.5 GbE (--chip), and the same as a multiple of the link's real time
+// (virtual time simulated / host time spent). The host clock is
 // read here, in the bench, never in the model. The Google Benchmark cases
 // (gbench/speed_bench.cc) time the same loops against the 2.5 GbE target.
 #include <boost/program_options.hpp>
@@ -71,13 +72,17 @@ uint64_t digest(SpeedLoop::Dir dir, uint32_t len, uint64_t frames, const ParamLi
 int cmd_speed(int argc, char** argv) {
   std::vector<std::string> raw_params;
   std::string faults;  // --faults: the `faults` parameter
+  std::string chip;    // --chip: the `chip` parameter
   uint64_t frames = 1'000'000;
   std::vector<std::string> dirs;     // --direction: tx, rx (default both)
   std::vector<uint32_t> sizes;       // --size: frame bytes (default 64 and 1514)
   po::options_description opts(
       "rtl8168-bench speed: simulated frames per host second (timing on), TX and RX,\n"
       "64- and 1514-byte frames; x_realtime = virtual time simulated / host time");
-  opts.add_options()("help,h", "this help")("csv", "print direction,frame_bytes,frames_per_s,x_realtime")(
+  opts.add_options()("help,h", "this help")(
+      "chip", po::value(&chip),
+      "8168c (default; its link at 1000 Mbit/s) or 8125b (2500 Mbit/s); same as --param chip=ID")(
+      "csv", "print direction,frame_bytes,frames_per_s,x_realtime")(
       "digest", "no timing: print direction,frame_bytes,digest (trace hash and state blobs along the run)")(
       "frames", po::value(&frames)->default_value(frames), "frames per measurement")(
       "direction", po::value(&dirs)->composing(), "tx or rx (repeatable; default both)")(
@@ -88,7 +93,9 @@ int cmd_speed(int argc, char** argv) {
   if (const int rc = parse_cli("speed", argc, argv, opts, vm); rc >= 0) return rc;
   try {
     if (!faults.empty()) raw_params.push_back("faults=" + faults);
+    if (!chip.empty()) raw_params.push_back("chip=" + chip);
     const ParamList params = parse_params(raw_params);
+    const SpeedChip& speed = speed_chip(params);
     const bool csv = vm.count("csv");
     if (frames == 0) throw std::invalid_argument("--frames expects at least 1");
     if (dirs.empty()) dirs = {"tx", "rx"};
@@ -117,8 +124,9 @@ int cmd_speed(int argc, char** argv) {
         if (csv) {
           std::printf("%s,%u,%.0f,%.2f\n", dir, len, r.frames_per_s, r.x_realtime);
         } else {
-          std::printf("%-3s %5u bytes: %10.0f frames/s  %6.2fx 1 GbE real time\n", dir, len,
-                      r.frames_per_s, r.x_realtime);
+          std::printf("%.*s %-3s %5u bytes: %10.0f frames/s  %6.2fx real time at %u Mbit/s\n",
+                      static_cast<int>(speed.id.size()), speed.id.data(), dir, len, r.frames_per_s,
+                      r.x_realtime, speed.link_mbps);
         }
         std::fflush(stdout);
       }
@@ -127,7 +135,7 @@ int cmd_speed(int argc, char** argv) {
       // Memory: the state blob holds every behaviour-relevant field plus the
       // frames in flight, so its size bounds the model's state.
       Host h(SimDriver::kMemBytes);
-  open_device(h, params);
+      open_device(h, params);
       SimDriver drv(h, DriverOptions{});
       drv.open();
       std::printf("state: %zu bytes idle (target <= 65536 plus in-flight frames)\n",

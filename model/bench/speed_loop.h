@@ -8,13 +8,18 @@
 //       every slot's buffer): each TxOK interrupt reclaims, refills and rings
 //       the NPQ doorbell
 //   RX  the peer sends back-to-back `len`-byte frames at the line rate of
-//       1 Gbit/s (preamble + FCS + IFG between them), waiting while the
-//       FIFO is full; the driver re-arms descriptors from its interrupt
-//       handler
+//       the chip's link (preamble + FCS + IFG between them), waiting while
+//       the FIFO is full (until the device's rx_ready); the driver re-arms
+//       descriptors from its interrupt handler
+//
+// Each workload runs on one chip of kSpeedChips, at the speed its link comes
+// up at with the bench's partner.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "commands.h"
@@ -22,12 +27,26 @@
 
 namespace bench {
 
+// A chip the speed workloads cover and its link speed: the fastest the
+// chip's PHY and the bench's partner both advertise at power-on (the
+// RTL8125B's integrated PHY resolves 2500BASE-T, docs/TIMING.md "The RTL8125B
+// profile"; the 8168's 1000BASE-T).
+struct SpeedChip {
+  std::string_view id;  // the `chip` parameter
+  uint32_t link_mbps;
+};
+inline constexpr SpeedChip kSpeedChips[] = {{"8168c", 1000}, {"8125b", 2500}};
+
+// The row of the chip `params` name (chip=...; the 8168c when none).
+// Throws std::invalid_argument for a chip kSpeedChips does not list.
+const SpeedChip& speed_chip(const ParamList& params);
+
 class SpeedLoop {
  public:
   enum class Dir { Tx, Rx };
-  // Opens the device with `params` and brings the link up; throws
-  // std::runtime_error when the link stays down, std::invalid_argument
-  // when the model refuses a parameter.
+  // Opens the device with `params` (on speed_chip(params)) and brings the
+  // link up; throws std::runtime_error when the link stays down,
+  // std::invalid_argument when the model refuses a parameter.
   SpeedLoop(Dir dir, uint32_t len, const ParamList& params);
 
   // Simulates until `frames` more frames went out on the wire (TX) or
@@ -45,12 +64,15 @@ class SpeedLoop {
 
   Dir dir_;
   uint32_t len_;
+  uint32_t link_mbps_;
   Host h_;
   std::unique_ptr<SimDriver> drv_;
   std::vector<uint8_t> rx_frame_;
   uint64_t tx_base_ = 0;
   uint64_t rx_delivered_ = 0;
-  Time rx_next_ = 0;
+  Time rx_next_ = 0;             // when the wire offers the next frame
+  Time rx_refused_at_ = kNever;  // the refused frame's offer, while it waits for rx_ready
+  Time rx_room_at_ = kNever;     // when rx_ready came
 };
 
 }  // namespace bench

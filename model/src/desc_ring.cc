@@ -5,7 +5,12 @@
 
 namespace rtl8168sim {
 
-uint64_t DescRing::base() const { return d_.reg64(spec_->base_lo, spec_->base_hi); }
+DescRing::DescRing(Device& d, const RingSpec& spec)
+    : d_(d),
+      spec_(&spec),
+      file_(spec.base_lo < reg::kFileSize && spec.base_hi < reg::kFileSize ? &d.regs : nullptr) {}
+
+uint64_t DescRing::base_above_file() const { return d_.reg64(spec_->base_lo, spec_->base_hi); }
 
 void DescRing::advance(uint32_t opts1) {
   if (opts1 & desc::RingEnd) {

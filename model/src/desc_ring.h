@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "descriptor.h"
+#include "reg_file.h"
 #include "ring_spec.h"
 #include "state_io.h"
 
@@ -47,11 +48,16 @@ class DescRing {
   static constexpr uint32_t kMaxRing = 1024;
 
   // `spec`: the profile's row for this ring (ring_spec.h).
-  DescRing(Device& d, const RingSpec& spec) : d_(d), spec_(&spec) {}
+  DescRing(Device& d, const RingSpec& spec);
 
   RingId id() const { return spec_->id; }
   const RingSpec& spec() const { return *spec_; }
-  uint64_t base() const;
+  // Read in line when both registers are in the 256-byte file (every ring
+  // but the 8125's second TX queue): the engines take it several times a
+  // frame.
+  uint64_t base() const {
+    return file_ ? file_->u64(spec_->base_lo, spec_->base_hi) : base_above_file();
+  }
   uint64_t slot_addr(uint32_t index) const { return base() + uint64_t{index} * desc::kSize; }
 
   uint32_t pos() const { return pos_; }
@@ -93,8 +99,10 @@ class DescRing {
 
  private:
   [[nodiscard]] bool write32(uint64_t addr, uint32_t value) const;  // one posted write
+  uint64_t base_above_file() const;
 
   const RingSpec* spec_;
+  const RegFile* file_;  // the device's register file when both base registers are in it
   uint32_t pos_ = 0;
 };
 

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 #include "reg_spec.h"
@@ -24,12 +26,10 @@ class RegFile {
   // the caller loads it).
   void reset();
 
+  // Registers are little-endian (PCI); on a little-endian host one load.
   uint8_t u8(uint32_t off) const { return bytes_[off]; }
-  uint16_t u16(uint32_t off) const { return static_cast<uint16_t>(bytes_[off] | bytes_[off + 1] << 8); }
-  uint32_t u32(uint32_t off) const {
-    return static_cast<uint32_t>(bytes_[off] | bytes_[off + 1] << 8 | bytes_[off + 2] << 16 |
-                                 static_cast<uint32_t>(bytes_[off + 3]) << 24);
-  }
+  uint16_t u16(uint32_t off) const { return static_cast<uint16_t>(load_le(&bytes_[off], 2)); }
+  uint32_t u32(uint32_t off) const { return static_cast<uint32_t>(load_le(&bytes_[off], 4)); }
   uint64_t u64(uint32_t lo_off, uint32_t hi_off) const {
     return static_cast<uint64_t>(u32(hi_off)) << 32 | u32(lo_off);
   }
@@ -70,6 +70,23 @@ class RegFile {
   std::span<const uint8_t> raw() const { return bytes_; }
 
  private:
+  template <unsigned N>
+  Touched write_n(uint32_t off, uint64_t value);
+  // `n` (1, 2 or 4) little-endian bytes at `p`.
+  static uint64_t load_le(const uint8_t* p, unsigned n) {
+    if constexpr (std::endian::native == std::endian::little) {
+      switch (n) {
+        case 1: return *p;
+        case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+        case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+        default: break;
+      }
+    }
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v |= static_cast<uint64_t>(p[i]) << (8 * i);
+    return v;
+  }
+
   const RegLayout* layout_;
   std::array<uint8_t, reg::kFileSize> bytes_{};
 };

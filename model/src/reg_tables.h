@@ -55,5 +55,6 @@ inline constexpr WideRegSpec kWideRegs8125[] = {
     // EEE TX idle timer (rtl_set_eee_txidle_timer): stored.
     {reg::EEE_TXIDLE_TIMER_8125, 2, "EEE_TXIDLE_TIMER_8125", 0xffff, 0, WideReset::Value},
 };
+static_assert(rows_disjoint(kWideRegs8125));
 
 }  // namespace rtl8168sim

@@ -24,61 +24,57 @@ struct Event {
 
 class Scheduler {
  public:
+  // (time, seq) is unique, so the order of events is total and the queue's
+  // layout cannot change which event runs first.
   void schedule(Time at, EventKind kind, uint64_t arg = 0) {
-    heap_.push_back(Event{at, next_seq_++, kind, arg});
-    std::push_heap(heap_.begin(), heap_.end(), Later{});
+    // The new event has the largest sequence number: it runs after every
+    // pending event due at or before `at`, before the ones due later.
+    const auto at_or_before =
+        std::partition_point(q_.begin(), q_.end(), [at](const Event& e) { return e.time > at; });
+    q_.insert(at_or_before, Event{at, next_seq_++, kind, arg});
   }
-  bool empty() const { return heap_.empty(); }
-  Time next_time() const { return heap_.empty() ? kNever : heap_.front().time; }
+  bool empty() const { return q_.empty(); }
+  Time next_time() const { return q_.empty() ? kNever : q_.back().time; }
   Event pop() {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    Event e = heap_.back();
-    heap_.pop_back();
+    const Event e = q_.back();
+    q_.pop_back();
     return e;
   }
   // Drop every pending event of a kind. Each engine keeps at most one event
   // of a kind pending (cancel before re-scheduling), so the queue stays
   // small whatever the guest does.
   void cancel(EventKind kind) {
-    drop_if([kind](const Event& e) { return e.kind == kind; });
+    std::erase_if(q_, [kind](const Event& e) { return e.kind == kind; });
   }
   // Drop the pending events of a kind that carry `arg` (e.g. one of the two
   // interrupt-mitigation timers).
   void cancel(EventKind kind, uint64_t arg) {
-    drop_if([kind, arg](const Event& e) { return e.kind == kind && e.arg == arg; });
+    std::erase_if(q_, [kind, arg](const Event& e) { return e.kind == kind && e.arg == arg; });
   }
   bool pending(EventKind kind) const {
-    return std::any_of(heap_.begin(), heap_.end(), [kind](const Event& e) { return e.kind == kind; });
+    return std::any_of(q_.begin(), q_.end(), [kind](const Event& e) { return e.kind == kind; });
   }
-  void clear() { heap_.clear(); }
+  void clear() { q_.clear(); }
   // For save/restore: events in a canonical (time, seq) order.
-  std::vector<Event> sorted() const {
-    std::vector<Event> v = heap_;
-    std::sort(v.begin(), v.end(), [](const Event& a, const Event& b) { return Later{}(b, a); });
-    return v;
-  }
+  std::vector<Event> sorted() const { return std::vector<Event>(q_.rbegin(), q_.rend()); }
   uint64_t next_seq() const { return next_seq_; }
   void restore(std::vector<Event> events, uint64_t next_seq) {
-    heap_ = std::move(events);
-    std::make_heap(heap_.begin(), heap_.end(), Later{});
+    q_ = std::move(events);
+    std::sort(q_.begin(), q_.end(), Later{});
     next_seq_ = next_seq;
   }
-  size_t size() const { return heap_.size(); }
+  size_t size() const { return q_.size(); }
 
  private:
-  template <typename Pred>
-  void drop_if(Pred pred) {
-    auto it = std::remove_if(heap_.begin(), heap_.end(), pred);
-    if (it == heap_.end()) return;
-    heap_.erase(it, heap_.end());
-    std::make_heap(heap_.begin(), heap_.end(), Later{});
-  }
   struct Later {
     bool operator()(const Event& a, const Event& b) const {
       return a.time != b.time ? a.time > b.time : a.seq > b.seq;
     }
   };
-  std::vector<Event> heap_;
+  // Pending events, the latest first: the next one to run is at the back
+  // (a handful are pending at a time; popping is O(1), scheduling a short
+  // binary search and move).
+  std::vector<Event> q_;
   uint64_t next_seq_ = 0;
 };
 

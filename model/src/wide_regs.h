@@ -33,6 +33,17 @@ struct WideRegSpec {
   WideReset init;
 };
 
+// Whether no two rows share a byte (WideRegs finds a byte's row by offset).
+constexpr bool rows_disjoint(std::span<const WideRegSpec> rows) {
+  for (size_t i = 0; i < rows.size(); i++) {
+    for (size_t j = i + 1; j < rows.size(); j++) {
+      const uint32_t a = rows[i].offset, b = rows[j].offset;
+      if (a < b + uint32_t{rows[j].size} && b < a + uint32_t{rows[i].size}) return false;
+    }
+  }
+  return true;
+}
+
 class WideRegs {
  public:
   explicit WideRegs(std::span<const WideRegSpec> rows);
@@ -48,10 +59,16 @@ class WideRegs {
   void visit(Archive& a);
 
  private:
+  // The row covering byte `at`, or -1: the row found last if it covers
+  // `at` (the RX path reads RSS_CTRL for every frame), else a binary search
+  // over by_offset_.
+  long row_of(uint32_t at) const;
   // The storage index of byte `at`, or -1 when no row covers it.
   long index_of(uint32_t at, uint8_t* wmask) const;
   std::span<const WideRegSpec> rows_;
-  std::vector<uint32_t> start_;  // storage index of each row's first byte
+  std::vector<uint32_t> start_;      // storage index of each row's first byte
+  std::vector<uint16_t> by_offset_;  // row indexes in ascending offset order
+  mutable size_t last_row_ = 0;      // a lookup cache only: not state
   std::vector<uint8_t> bytes_;
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // rtl8168-speed-bench: the model's host speed with timing on, as Google
 // Benchmark cases over the workloads of speed_loop.h (TX: the driver keeps
-// the ring full; RX: back-to-back frames from the wire), one direction and
-// frame size per case.
+// the ring full; RX: back-to-back frames from the wire), one chip, direction
+// and frame size per case: BM_Tx/BM_Rx on the 8168c (RX at 1 GbE),
+// BM_Tx_8125b/BM_Rx_8125b on the RTL8125B (RX at its 2.5 GbE link).
 //
 // The target (docs/TIMING.md "Host speed"): a model behind a 2.5 GbE port
 // keeps up with its line rate at the smallest frames, per direction:
@@ -16,6 +17,8 @@
 #include <cstdint>
 #include <exception>
 
+#include "commands.h"
+
 #include "speed_loop.h"
 
 namespace {
@@ -28,10 +31,10 @@ constexpr double line_rate_2g5(uint32_t len) { return 2.5e9 / ((len + 20.0) * 8.
 // the driver) is noise, short enough for Google Benchmark to repeat.
 constexpr uint64_t kBatch = 20'000;
 
-void speed(benchmark::State& state, bench::SpeedLoop::Dir dir) {
+void speed(benchmark::State& state, bench::SpeedLoop::Dir dir, const bench::ParamList& params) {
   const auto len = static_cast<uint32_t>(state.range(0));
   try {
-    bench::SpeedLoop loop(dir, len, {});
+    bench::SpeedLoop loop(dir, len, params);
     loop.run(kBatch);  // warm-up: rings full, the wire busy
     const uint64_t start = loop.frames_done();
     while (state.KeepRunningBatch(kBatch)) loop.run(kBatch);
@@ -49,11 +52,17 @@ void speed(benchmark::State& state, bench::SpeedLoop::Dir dir) {
   }
 }
 
-void BM_Tx(benchmark::State& state) { speed(state, bench::SpeedLoop::Dir::Tx); }
-void BM_Rx(benchmark::State& state) { speed(state, bench::SpeedLoop::Dir::Rx); }
+const bench::ParamList k8125b{{"chip", "8125b"}};
+
+void BM_Tx(benchmark::State& state) { speed(state, bench::SpeedLoop::Dir::Tx, {}); }
+void BM_Rx(benchmark::State& state) { speed(state, bench::SpeedLoop::Dir::Rx, {}); }
+void BM_Tx_8125b(benchmark::State& state) { speed(state, bench::SpeedLoop::Dir::Tx, k8125b); }
+void BM_Rx_8125b(benchmark::State& state) { speed(state, bench::SpeedLoop::Dir::Rx, k8125b); }
 
 BENCHMARK(BM_Tx)->Arg(64)->Arg(1514)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_Rx)->Arg(64)->Arg(1514)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_Tx_8125b)->Arg(64)->Arg(1514)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_Rx_8125b)->Arg(64)->Arg(1514)->Unit(benchmark::kNanosecond);
 
 }  // namespace
 
