@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
             << " listening on " << opt.socket << "\n";
   io.run();
   std::cerr << "rtl8168-vfio-user: exit (" << server->frames_sent() << " frames sent, "
-            << server->frames_received() << " received)\n";
+            << server->frames_received() << " received, " << server->frames_dropped()
+            << " dropped)\n";
   return 0;
 }
