@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 
 #include "../../tests/harness/regs.h"
@@ -200,6 +201,26 @@ TEST(VfioUserMsix, MessageBeforeTheTriggerArrivesWhenItIsInstalled) {
   h.call_ok(set_irqs(kTrigger, 0, 1), e.fds);
   ASSERT_TRUE(wait_eventfd(e.fds[0], 2000));
   EXPECT_EQ(pba(h), 0u);
+}
+
+// An entry a client unmasked through the table while it has no eventfd for
+// it: the message has nowhere to go; it is counted, not kept pending.
+TEST(VfioUserMsix, UnmaskedVectorWithoutEventfdIsCountedLost) {
+  Harness h(rtl8125b());
+  h.negotiate();
+  h.map_memory(kRam, kRamSize, true);
+  h.call_ok(set_irqs(kTrigger, 0, 1));  // enabled, no fd
+  h.write_region(VFIO_PCI_BAR4_REGION_INDEX, vector_control(h, 0), 4, 0);
+  bring_up_tx(h, r::kTxOK);
+  kick_one_frame(h, 0x41);
+  ASSERT_EQ(wait_frames(h, 1).size(), 1u);
+  // TxOK in IntrStatus: the interrupt was raised, its message sent with it.
+  for (int i = 0; i < 200 && !(h.reg(r::kIntrStatus8125, 4) & r::kTxOK); i++)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(pba(h), 0u);
+  h.stop();
+  EXPECT_EQ(h.server().device().irqs().msix().lost(), 1u);
+  EXPECT_EQ(h.server().device().irqs().msix().signals(), 0u);
 }
 
 TEST(VfioUserMsix, BadSetIrqsGetErrors) {
