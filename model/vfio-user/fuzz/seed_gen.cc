@@ -66,14 +66,20 @@ const char* kQemuCaps =
     R"({"capabilities":{"max_msg_fds":16,"max_data_xfer_size":1048576,"pgsizes":4096,)"
     R"("max_dma_maps":65535,"migration":{"pgsize":4096,"max_bitmap_size":268435456},"write_multiple":true}})";
 
-// What QEMU's client does at realize, then a driver's TX bring-up.
-Seed qemu_session(uint8_t chip, bool with_fd) {
-  Seed s(chip);
+// What QEMU's client does at realize: negotiation, device, region and IRQ
+// info, the whole configuration space.
+void realize(Seed& s) {
   s.version(kQemuCaps).msg(kDeviceGetInfo, Seed::of(DeviceInfo{16, 0, 0, 0}));
   for (uint32_t i = 0; i < 9; i++)
     s.msg(kDeviceGetRegionInfo, Seed::of(RegionInfo{32, 0, i, 0, 0, 0}));
   for (uint32_t i = 0; i < 5; i++) s.msg(kDeviceGetIrqInfo, Seed::of(IrqInfo{16, 0, i, 0}));
   s.rd(VFIO_PCI_CONFIG_REGION_INDEX, 0, 4096);
+}
+
+// Realize, then a driver's TX bring-up.
+Seed qemu_session(uint8_t chip, bool with_fd) {
+  Seed s(chip);
+  realize(s);
   const uint64_t base = with_fd ? 0x100000 : 0;
   s.msg(kDmaMap, Seed::of(DmaMap{32, 3, 0, base, 0x10000}), with_fd ? 2 : 0);
   s.msg(kDeviceSetIrqs,
@@ -107,11 +113,7 @@ Seed qemu_session(uint8_t chip, bool with_fd) {
 // at 0x38, the doorbell at 0x90).
 Seed msix_session(uint8_t chip) {
   Seed s(chip);
-  s.version(kQemuCaps).msg(kDeviceGetInfo, Seed::of(DeviceInfo{16, 0, 0, 0}));
-  for (uint32_t i = 0; i < 9; i++)
-    s.msg(kDeviceGetRegionInfo, Seed::of(RegionInfo{32, 0, i, 0, 0, 0}));
-  for (uint32_t i = 0; i < 5; i++) s.msg(kDeviceGetIrqInfo, Seed::of(IrqInfo{16, 0, i, 0}));
-  s.rd(VFIO_PCI_CONFIG_REGION_INDEX, 0, 4096);
+  realize(s);
   s.msg(kDmaMap, Seed::of(DmaMap{32, 3, 0, 0x100000, 0x10000}), 2);
   constexpr uint32_t kMsix = VFIO_PCI_MSIX_IRQ_INDEX, kBar4 = VFIO_PCI_BAR4_REGION_INDEX;
   const uint32_t trigger = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;

@@ -142,15 +142,24 @@ TEST(VfioUserDgram, UdpFramesBothWays) {
                    peer, reinterpret_cast<const sockaddr*>(&da), sizeof da, false);
 }
 
+// A dgram backend from the Unix path `local` to `remote`, started, whose
+// received frames go nowhere.
+std::unique_ptr<NetBackend> started_unix_backend(boost::asio::io_context& io, const TempPath& local,
+                                                 const TempPath& remote) {
+  std::string err;
+  auto net =
+      make_net_backend(io, "dgram,local=unix:" + local.str() + ",remote=unix:" + remote.str(), err);
+  EXPECT_TRUE(net) << err;
+  if (net) net->start([](const uint8_t*, size_t) {}, [](bool) {});
+  return net;
+}
+
 // No one at the remote path: every frame is dropped and counted.
 TEST(VfioUserDgram, NoPeerDropsAndCounts) {
   TempPath mine("rtl8168-dgram-lonely.sock"), nobody("rtl8168-dgram-nobody.sock");
   boost::asio::io_context io;
-  std::string err;
-  auto net =
-      make_net_backend(io, "dgram,local=unix:" + mine.str() + ",remote=unix:" + nobody.str(), err);
-  ASSERT_TRUE(net) << err;
-  net->start([](const uint8_t*, size_t) {}, [](bool) {});
+  auto net = started_unix_backend(io, mine, nobody);
+  ASSERT_TRUE(net);
   const auto f = frame(1);
   for (int i = 0; i < 5; i++) net->send(f.data(), f.size());
   io.run_for(std::chrono::milliseconds(20));
@@ -165,11 +174,8 @@ TEST(VfioUserDgram, SlowPeerBackPressureAndDropCount) {
   const sockaddr_un pa = unix_addr(theirs.str());
   Peer peer(AF_UNIX, reinterpret_cast<const sockaddr*>(&pa), sizeof pa);
   boost::asio::io_context io;
-  std::string err;
-  auto net =
-      make_net_backend(io, "dgram,local=unix:" + mine.str() + ",remote=unix:" + theirs.str(), err);
-  ASSERT_TRUE(net) << err;
-  net->start([](const uint8_t*, size_t) {}, [](bool) {});
+  auto net = started_unix_backend(io, mine, theirs);
+  ASSERT_TRUE(net);
   constexpr size_t kFrames = 3000;
   for (size_t i = 0; i < kFrames; i++) {
     auto f = frame(0);
