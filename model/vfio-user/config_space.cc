@@ -8,10 +8,7 @@
 namespace vfio_user {
 
 namespace {
-// The ASPM entrance latency byte r8169 writes through config space
-// (rtl_set_aspm_entry_latency: 0x70f), power-on 0x27 like the model.
-constexpr uint32_t kAspmEntryLatency = 0x70f;
-constexpr uint8_t kBar0 = PCI_BASE_ADDRESS_0, kBar2 = PCI_BASE_ADDRESS_2;
+constexpr uint8_t kBar0 = PCI_BASE_ADDRESS_0;
 }  // namespace
 
 void ConfigSpace::set8(uint32_t off, uint8_t v, uint8_t wmask, uint8_t w1c) {
@@ -50,25 +47,51 @@ ConfigSpace::ConfigSpace(const rtl8168_pci_identity& id, bool pme) {
   set16(PCI_CLASS_DEVICE, 0x0200);  // network controller, Ethernet
   set8(PCI_CACHE_LINE_SIZE, 0, 0xff);
   set8(PCI_LATENCY_TIMER, 0, 0xff);
-  // BAR0: I/O, RTL8168_IO_SIZE bytes. BAR2/3: 64-bit memory, RTL8168_MMIO_SIZE.
+  // BAR0: I/O, RTL8168_IO_SIZE bytes. BAR2/3: 64-bit memory, the profile's
+  // register window (4 KiB on the 8168s, 64 KiB on the RTL8125).
   set32(kBar0, PCI_BASE_ADDRESS_SPACE_IO, ~uint32_t{RTL8168_IO_SIZE - 1} & ~0x3u);
-  set32(kBar2, PCI_BASE_ADDRESS_SPACE_MEMORY | PCI_BASE_ADDRESS_MEM_TYPE_64,
-        ~uint32_t{RTL8168_MMIO_SIZE - 1} & ~0xfu);
-  set32(kBar2 + 4, 0, 0xffffffffu);
+  add_mem64_bar(2, id.mmio_size);
   set16(PCI_SUBSYSTEM_VENDOR_ID, id.subsystem_vendor_id);
   set16(PCI_SUBSYSTEM_ID, id.subsystem_id);
   set8(PCI_INTERRUPT_LINE, 0, 0xff);
   set8(PCI_INTERRUPT_PIN, 1);  // INTA#
 
-  // The list, as QEMU links the shim's: PCIe first, then MSI, then PM.
-  set8(PCI_CAPABILITY_LIST, id.pcie_offset);
+  // The list, as QEMU links the shim's: MSI-X (the shim adds it last), then
+  // PCIe, MSI, PM.
+  set8(PCI_CAPABILITY_LIST, id.msix_vectors ? id.msix_offset : id.pcie_offset);
+  if (id.msix_vectors) {
+    add_mem64_bar(id.msix_bar, id.msix_bar_size);
+    add_msix(id.msix_offset, id.pcie_offset, id);
+    msix_ = id.msix_offset;
+  }
   add_pcie(id.pcie_offset, id.msi_offset, id);
   add_msi(id.msi_offset, id.pm_offset);
   add_pm(id.pm_offset, 0, pme);
   msi_ = id.msi_offset;
 
   forward_ = id.aspm_control_writable;
-  if (forward_) set8(kAspmEntryLatency, 0x27, 0xff);
+  // The ASPM entrance latency byte r8169 writes through config space
+  // (rtl_set_aspm_entry_latency), at the model's offset and power-on value.
+  if (forward_) set8(id.aspm_entry_latency_offset, id.aspm_entry_latency_reset, 0xff);
+}
+
+// A 64-bit memory BAR of `size` bytes (a power of two) in BARs bar, bar + 1.
+void ConfigSpace::add_mem64_bar(unsigned bar, uint32_t size) {
+  const uint32_t off = PCI_BASE_ADDRESS_0 + 4 * bar;
+  set32(off, PCI_BASE_ADDRESS_SPACE_MEMORY | PCI_BASE_ADDRESS_MEM_TYPE_64, ~(size - 1) & ~0xfu);
+  set32(off + 4, 0, 0xffffffffu);
+}
+
+// MSI-X as the shim's msix_init makes it: Table Size N-1 read-only, MSI-X
+// Enable and Function Mask writable, the table and the PBA in the profile's
+// BAR at its offsets (BIR in bits 2:0).
+void ConfigSpace::add_msix(uint8_t off, uint8_t next, const rtl8168_pci_identity& id) {
+  set8(off + PCI_CAP_LIST_ID, PCI_CAP_ID_MSIX);
+  set8(off + PCI_CAP_LIST_NEXT, next);
+  set16(off + PCI_MSIX_FLAGS, uint16_t(id.msix_vectors - 1),
+        PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
+  set32(off + PCI_MSIX_TABLE, id.msix_table_offset | id.msix_bar);
+  set32(off + PCI_MSIX_PBA, id.msix_pba_offset | id.msix_bar);
 }
 
 // PCI PM 1.1 (the shim's rtl8168_add_pm_capability): PME# from D0/D3hot only
@@ -126,6 +149,13 @@ void ConfigSpace::add_pcie(uint8_t off, uint8_t next, const rtl8168_pci_identity
 bool ConfigSpace::bus_master() const { return word(PCI_COMMAND) & PCI_COMMAND_MASTER; }
 bool ConfigSpace::intx_disabled() const { return word(PCI_COMMAND) & PCI_COMMAND_INTX_DISABLE; }
 bool ConfigSpace::msi_enabled() const { return word(msi_ + PCI_MSI_FLAGS) & PCI_MSI_FLAGS_ENABLE; }
+bool ConfigSpace::msix_function_masked() const {
+  return msix_ && (word(msix_ + PCI_MSIX_FLAGS) & PCI_MSIX_FLAGS_MASKALL);
+}
+bool ConfigSpace::msix_control_in(uint32_t off, uint32_t len) const {
+  const uint32_t ctl = msix_ + PCI_MSIX_FLAGS;
+  return msix_ && off < ctl + 2 && ctl < off + len;
+}
 
 void ConfigSpace::read(uint32_t off, uint8_t* out, uint32_t len) const {
   std::memcpy(out, cfg_.data() + off, len);

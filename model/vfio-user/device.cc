@@ -8,24 +8,19 @@ namespace vfio_user {
 
 namespace {
 Device* self(void* o) { return static_cast<Device*>(o); }
-
-// Bytes of each region (0: the region does not exist on this function).
-uint64_t region_size(uint32_t index) {
-  switch (index) {
-    case VFIO_PCI_BAR0_REGION_INDEX:
-      return RTL8168_IO_SIZE;
-    case VFIO_PCI_BAR2_REGION_INDEX:
-      return RTL8168_MMIO_SIZE;
-    case VFIO_PCI_CONFIG_REGION_INDEX:
-      return kConfigSize;
-    default:
-      return 0;
-  }
-}
 }  // namespace
 
 Device::Device(DeviceHost& host, const rtl8168_pci_identity& id, bool pme)
-    : host_(host), config_(id, pme) {}
+    : host_(host), id_(id), config_(id, pme), irqs_(id) {}
+
+uint64_t Device::region_size(uint32_t index) const {
+  if (index == VFIO_PCI_BAR0_REGION_INDEX) return RTL8168_IO_SIZE;
+  if (index == VFIO_PCI_BAR2_REGION_INDEX) return id_.mmio_size;
+  if (index == VFIO_PCI_CONFIG_REGION_INDEX) return kConfigSize;
+  if (id_.msix_vectors && index == VFIO_PCI_BAR0_REGION_INDEX + id_.msix_bar)
+    return id_.msix_bar_size;
+  return 0;
+}
 
 std::unique_ptr<Device> Device::create(const rtl8168_config* cfg, bool pme, DeviceHost& host,
                                        std::string& err) {
@@ -58,7 +53,7 @@ Device::~Device() {
   if (dev_) rtl8168_destroy(dev_);
 }
 
-bool Device::region_info(uint32_t index, RegionInfo& out) {
+bool Device::region_info(uint32_t index, RegionInfo& out) const {
   if (index >= kNumRegions) return false;
   out = RegionInfo{sizeof(RegionInfo), 0, index, 0, region_size(index), 0};
   if (out.size) out.flags = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE;
@@ -68,9 +63,17 @@ bool Device::region_info(uint32_t index, RegionInfo& out) {
 // BAR0 and BAR2 decode the same register file (rtl8168_reg_read): one
 // access of 1, 2, 4 or 8 bytes, as a CPU load/store makes it. The model
 // answers what the chip does with odd sizes and offsets inside the BAR.
+// The MSI-X BAR holds the table and the PBA (msix.h).
 int Device::bar_access(uint32_t index, uint64_t offset, uint32_t count, uint8_t* out,
                        const uint8_t* data) {
   if (count != 1 && count != 2 && count != 4 && count != 8) return EINVAL;
+  if (index != VFIO_PCI_BAR0_REGION_INDEX && index != VFIO_PCI_BAR2_REGION_INDEX) {
+    if (out)
+      irqs_.msix().read(offset, count, out);
+    else
+      irqs_.msix().write(offset, count, data);
+    return 0;
+  }
   const uint64_t now = host_.now();
   if (out) {
     const uint64_t v = rtl8168_reg_read(dev_, now, uint32_t(offset), count);
@@ -80,7 +83,6 @@ int Device::bar_access(uint32_t index, uint64_t offset, uint32_t count, uint8_t*
     std::memcpy(&v, data, count);
     rtl8168_reg_write(dev_, now, uint32_t(offset), v, count);
   }
-  (void)index;
   return 0;
 }
 
@@ -99,6 +101,8 @@ int Device::region_write(uint32_t index, uint64_t offset, uint32_t count, const 
   if (size == 0 || count == 0 || offset >= size || count > size - offset) return EINVAL;
   if (index != VFIO_PCI_CONFIG_REGION_INDEX) return bar_access(index, offset, count, nullptr, data);
   config_.write(uint32_t(offset), data, count);
+  if (config_.msix_control_in(uint32_t(offset), count))
+    irqs_.msix().set_function_mask(config_.msix_function_masked());
   // Link Control's ASPM Control and the ASPM entrance latency reach the
   // model (profiles that model ASPM L1); it takes accesses of 1, 2 or 4.
   if (config_.forward_to_model() && (count == 1 || count == 2 || count == 4)) {
@@ -111,6 +115,7 @@ int Device::region_write(uint32_t index, uint64_t offset, uint32_t count, const 
 
 void Device::reset() {
   irqs_.reset_intx();
+  irqs_.msix().reset();
   rtl8168_reset(dev_, host_.now());
 }
 
@@ -157,10 +162,20 @@ int Device::host_dma_write(void* o, uint64_t addr, const void* buf, size_t len) 
   if (!d->config_.bus_master()) return -1;
   return d->dma_.write(addr, buf, len);
 }
-bool Device::host_msi_enabled(void* o) { return self(o)->irqs_.msi_active(); }
-// The server offers MSI only: every message is the MSI (the model passes
-// vector 0 when MSI-X is not enabled).
-void Device::host_msi_notify(void* o, unsigned) { self(o)->irqs_.msi_notify(); }
+bool Device::host_msi_enabled(void* o) {
+  const Irqs& irqs = self(o)->irqs_;
+  return irqs.msi_active() || irqs.msix().enabled();
+}
+// The table entry `vector` while the client has MSI-X enabled (the model
+// sends only vectors below the table size), else the MSI (the model then
+// passes vector 0), as the QEMU device routes them.
+void Device::host_msi_notify(void* o, unsigned vector) {
+  Irqs& irqs = self(o)->irqs_;
+  if (irqs.msix().enabled() && vector < irqs.msix().vectors())
+    irqs.msix().notify(vector);
+  else
+    irqs.msi_notify();
+}
 void Device::host_set_intx(void* o, int level) { self(o)->irqs_.set_intx_level(level != 0); }
 void Device::host_transmit(void* o, const uint8_t* frame, size_t len) {
   self(o)->host_.transmit(frame, len);

@@ -2,8 +2,9 @@
 // The RTL8168 model as a vfio-user PCI function: the model (C API), its
 // configuration space, the client's memory (DmaSpace) and the interrupt
 // eventfds (Irqs), with the regions vfio-pci numbers: BAR0 (I/O, the
-// register file), BAR2 (memory, the same registers), the configuration
-// space; the other BARs, the ROM and VGA are empty. It knows nothing of
+// register file), BAR2 (memory, the same registers), the MSI-X table and
+// PBA's BAR of the profiles with MSI-X (BAR 4 on the RTL8125B), the
+// configuration space; the other BARs, the ROM and VGA are empty. It knows nothing of
 // sockets or event loops: time, the timer, the wire and the pcap come from
 // a DeviceHost.
 #pragma once
@@ -49,7 +50,7 @@ class Device {
   Device& operator=(const Device&) = delete;
 
   // VFIO_USER_DEVICE_GET_REGION_INFO (false: no such region).
-  static bool region_info(uint32_t index, RegionInfo& out);
+  bool region_info(uint32_t index, RegionInfo& out) const;
   // Region accesses: 0 or the errno of the error reply.
   int region_read(uint32_t index, uint64_t offset, uint32_t count, uint8_t* out);
   int region_write(uint32_t index, uint64_t offset, uint32_t count, const uint8_t* data);
@@ -71,6 +72,8 @@ class Device {
 
  private:
   Device(DeviceHost& host, const rtl8168_pci_identity& id, bool pme);
+  // Bytes of each region (0: the region does not exist on this function).
+  uint64_t region_size(uint32_t index) const;
   int bar_access(uint32_t index, uint64_t offset, uint32_t count, uint8_t* out,
                  const uint8_t* data);
   void flush_rx();
@@ -85,6 +88,7 @@ class Device {
   static void host_rx_ready(void* o);
 
   DeviceHost& host_;
+  rtl8168_pci_identity id_;
   ConfigSpace config_;
   DmaSpace dma_;
   Irqs irqs_;

@@ -180,7 +180,7 @@ int Dispatcher::region_info(const Message& req, Message& reply) {
   const auto m = req.get<RegionInfo>();
   if (!m || m->argsz < sizeof(RegionInfo)) return EINVAL;
   RegionInfo info;
-  if (!Device::region_info(m->index, info)) return EINVAL;
+  if (!dev_.region_info(m->index, info)) return EINVAL;
   put(reply, info);
   return 0;
 }
@@ -189,7 +189,7 @@ int Dispatcher::irq_info(const Message& req, Message& reply) {
   const auto m = req.get<IrqInfo>();
   if (!m || m->argsz < sizeof(IrqInfo)) return EINVAL;
   IrqInfo info;
-  if (!Irqs::info(m->index, info)) return EINVAL;
+  if (!dev_.irqs().info(m->index, info)) return EINVAL;
   put(reply, info);
   return 0;
 }

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "irqs.h"
 
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstdio>
-#include <string>
+
+#include "eventfd.h"
 
 namespace vfio_user {
 
@@ -15,7 +13,7 @@ constexpr uint32_t kActionMask = VFIO_IRQ_SET_ACTION_TYPE_MASK;
 bool one_bit(uint32_t v) { return v && !(v & (v - 1)); }
 }  // namespace
 
-bool Irqs::info(uint32_t index, IrqInfo& out) {
+bool Irqs::info(uint32_t index, IrqInfo& out) const {
   out = IrqInfo{sizeof(IrqInfo), 0, index, 0};
   switch (index) {
     case VFIO_PCI_INTX_IRQ_INDEX:
@@ -27,8 +25,12 @@ bool Irqs::info(uint32_t index, IrqInfo& out) {
       out.count = 1;
       return true;
     case VFIO_PCI_MSIX_IRQ_INDEX:
-      out.flags = VFIO_IRQ_INFO_EVENTFD | VFIO_IRQ_INFO_NORESIZE;
-      out.count = 0;
+      // NORESIZE as vfio-pci without dynamic MSI-X: QEMU then re-sends the
+      // whole set when it uses a vector beyond the ones it set. Maskable:
+      // SET_IRQS MASK/UNMASK reach the table's Mask bits.
+      out.flags = VFIO_IRQ_INFO_EVENTFD | VFIO_IRQ_INFO_NORESIZE |
+                  (msix_.vectors() ? VFIO_IRQ_INFO_MASKABLE : 0);
+      out.count = msix_.vectors();
       return true;
     case VFIO_PCI_ERR_IRQ_INDEX:
     case VFIO_PCI_REQ_IRQ_INDEX:
@@ -40,20 +42,8 @@ bool Irqs::info(uint32_t index, IrqInfo& out) {
   }
 }
 
-bool Irqs::is_eventfd(int fd) {
-  char path[64], link[64];
-  std::snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-  const ssize_t n = readlink(path, link, sizeof link - 1);
-  if (n <= 0) return false;
-  return std::string(link, size_t(n)) == "anon_inode:[eventfd]";
-}
-
 void Irqs::signal(const UniqueFd& fd, uint64_t& counter) {
-  if (!fd.valid()) return;
-  const uint64_t one = 1;
-  // A full eventfd counter (2^64-2 unread signals) refuses the write: the
-  // client has that many pending already, nothing is lost.
-  if (::write(fd.get(), &one, sizeof one) == sizeof one) counter++;
+  if (signal_eventfd(fd)) counter++;
 }
 
 int Irqs::set(const IrqSet& req, std::span<const uint8_t> data, std::vector<UniqueFd>& fds) {
@@ -76,6 +66,9 @@ int Irqs::set(const IrqSet& req, std::span<const uint8_t> data, std::vector<Uniq
       case VFIO_PCI_MSI_IRQ_INDEX:
         msi_.reset();
         break;
+      case VFIO_PCI_MSIX_IRQ_INDEX:
+        msix_.disable();
+        break;
       case VFIO_PCI_ERR_IRQ_INDEX:
         err_.reset();
         break;
@@ -97,6 +90,8 @@ int Irqs::set(const IrqSet& req, std::span<const uint8_t> data, std::vector<Uniq
     return EINVAL;
   }
   if (req.index == VFIO_PCI_INTX_IRQ_INDEX) return set_intx(req, data, fds);
+  if (req.index == VFIO_PCI_MSIX_IRQ_INDEX)
+    return msix_.set(action, dtype, req.start, req.count, data, fds);
 
   // MSI, ERR, REQ: one vector each, TRIGGER only (not maskable).
   if (action != VFIO_IRQ_SET_ACTION_TRIGGER) return EINVAL;
@@ -171,6 +166,7 @@ void Irqs::clear() {
   msi_.reset();
   err_.reset();
   req_.reset();
+  msix_.clear();
   masked_ = false;
 }
 

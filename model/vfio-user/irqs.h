@@ -4,17 +4,18 @@
 // UNMASK, which re-triggers while the line is still asserted: the level
 // semantics of the kernel's vfio-pci, which QEMU's vfio client drives the
 // same way: it asserts the pin on the eventfd, deasserts and unmasks at the
-// next BAR access), MSI (one vector, eventfd), no MSI-X (none of the
-// profiles has it), and the error and request notifiers (one eventfd each,
-// accepted so the client sets up AER and device request; this device never
-// signals them). Eventfds are checked to be eventfds: a client passing a
-// regular file must not get it written to.
+// next BAR access), MSI (one vector, eventfd), MSI-X (one eventfd per table
+// entry, msix.h; count 0 for the profiles without it), and the error and
+// request notifiers (one eventfd each, accepted so the client sets up AER
+// and device request; this device never signals them). Eventfds are checked
+// to be eventfds: a client passing a regular file must not get it written to.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "msix.h"
 #include "protocol.h"
 #include "unique_fd.h"
 
@@ -24,8 +25,10 @@ class Irqs {
  public:
   static constexpr uint32_t kCount = VFIO_PCI_NUM_IRQS;
 
+  explicit Irqs(const rtl8168_pci_identity& id) : msix_(id) {}
+
   // VFIO_USER_DEVICE_GET_IRQ_INFO for index (false: no such index).
-  static bool info(uint32_t index, IrqInfo& out);
+  bool info(uint32_t index, IrqInfo& out) const;
 
   // VFIO_USER_DEVICE_SET_IRQS: 0 or the errno of the error reply. `data` is
   // the payload after the struct, `fds` the descriptors that came with it.
@@ -38,6 +41,8 @@ class Irqs {
   // guest enables MSI in the capability it emulates, and clears it again on
   // disable).
   bool msi_active() const { return msi_.valid(); }
+  Msix& msix() { return msix_; }
+  const Msix& msix() const { return msix_; }
   void reset_intx() { level_ = false; }
 
   // Drop every eventfd (client gone), keep the device state.
@@ -52,11 +57,11 @@ class Irqs {
   void unmask_intx();
 
  private:
-  static bool is_eventfd(int fd);
   void signal(const UniqueFd& fd, uint64_t& counter);
   int set_intx(const IrqSet& req, std::span<const uint8_t> data, std::vector<UniqueFd>& fds);
 
   UniqueFd intx_, unmask_fd_, msi_, err_, req_;
+  Msix msix_;
   bool level_ = false, masked_ = false;
   uint64_t intx_signals_ = 0, msi_signals_ = 0;
 };

@@ -59,7 +59,10 @@ int main(int argc, char** argv) {
   std::cerr << "rtl8168-vfio-user: " << rtl8168_chip_name(server->device().model())
             << " listening on " << opt.socket << "\n";
   io.run();
+  const Irqs& irqs = server->device().irqs();
   std::cerr << "rtl8168-vfio-user: exit (" << server->frames_sent() << " frames sent, "
-            << server->frames_received() << " received)\n";
+            << server->frames_received() << " received, " << server->frames_dropped()
+            << " dropped; interrupts " << irqs.intx_signals() << " INTx, " << irqs.msi_signals()
+            << " MSI, " << irqs.msix().signals() << " MSI-X)\n";
   return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The stream socket backend (net_backend.h): length-prefixed frames.
+// The stream socket backend (net_backend.h): length-prefixed frames; and
+// the choice of backend from the --netdev spec.
 #include <arpa/inet.h>
 
 #include <cstring>
@@ -7,7 +8,9 @@
 #include <iostream>
 #include <vector>
 
+#include "net_address.h"
 #include "net_backend.h"
+#include "net_dgram.h"
 #include "net_slirp.h"
 
 namespace vfio_user {
@@ -56,9 +59,13 @@ class StreamBackend : public NetBackend {
   }
 
   bool initially_up() const override { return false; }
+  uint64_t dropped() const override { return dropped_; }
 
   void send(const uint8_t* frame, size_t len) override {
-    if (!up_ || queue_.size() >= kMaxStreamQueue) return;
+    if (!up_ || queue_.size() >= kMaxSendQueue) {
+      dropped_++;
+      return;
+    }
     std::vector<uint8_t> buf(4 + len);
     const uint32_t be = htonl(uint32_t(len));
     std::memcpy(buf.data(), &be, 4);
@@ -82,6 +89,7 @@ class StreamBackend : public NetBackend {
   void lost(const boost::system::error_code& ec) {
     if (!up_) return;
     up_ = false;
+    dropped_ += queue_.size();  // the one being written included: its peer is gone
     queue_.clear();
     std::cerr << "rtl8168-vfio-user: netdev " << name_ << " lost: " << ec.message() << "\n";
     boost::system::error_code ignored;
@@ -96,8 +104,7 @@ class StreamBackend : public NetBackend {
                        uint32_t be;
                        std::memcpy(&be, len_buf_, 4);
                        const uint32_t len = ntohl(be);
-                       if (len == 0 || len > kMaxStreamFrame)
-                         return lost(asio::error::message_size);
+                       if (len == 0 || len > kMaxFrame) return lost(asio::error::message_size);
                        frame_.resize(len);
                        asio::async_read(sock_, asio::buffer(frame_),
                                         [this](const boost::system::error_code& e2, size_t) {
@@ -124,42 +131,11 @@ class StreamBackend : public NetBackend {
   Receive on_frame_;
   Link on_link_;
   bool up_ = false;
+  uint64_t dropped_ = 0;
   uint8_t len_buf_[4];
   std::vector<uint8_t> frame_;
   std::deque<std::vector<uint8_t>> queue_;
 };
-
-bool parse_endpoint(asio::io_context& io, const std::string& addr, stream_protocol::endpoint& ep,
-                    std::string& err) {
-  if (addr.rfind("unix:", 0) == 0) {
-    const std::string path = addr.substr(5);
-    if (path.empty() || path.size() >= sizeof(sockaddr_un{}.sun_path)) {
-      err = "unix socket path empty or too long: '" + path + "'";
-      return false;
-    }
-    ep = asio::local::stream_protocol::endpoint(path);
-    return true;
-  }
-  if (addr.rfind("tcp:", 0) == 0) {
-    const std::string hp = addr.substr(4);
-    const auto colon = hp.rfind(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 == hp.size()) {
-      err = "expected tcp:HOST:PORT, got '" + addr + "'";
-      return false;
-    }
-    boost::system::error_code ec;
-    asio::ip::tcp::resolver res(io);
-    auto r = res.resolve(hp.substr(0, colon), hp.substr(colon + 1), ec);
-    if (ec || r.empty()) {
-      err = "cannot resolve '" + hp + "': " + ec.message();
-      return false;
-    }
-    ep = stream_protocol::endpoint(r.begin()->endpoint());
-    return true;
-  }
-  err = "address must be unix:PATH or tcp:HOST:PORT, got '" + addr + "'";
-  return false;
-}
 
 }  // namespace
 
@@ -182,13 +158,15 @@ std::unique_ptr<NetBackend> make_net_backend(asio::io_context& io, const std::st
       err = "netdev stream takes connect=ADDR or listen=ADDR, got '" + spec + "'";
       return nullptr;
     }
-    stream_protocol::endpoint ep;
-    if (!parse_endpoint(io, addr, ep, err)) return nullptr;
-    return std::make_unique<StreamBackend>(io, ep, listen, spec);
+    NetAddress a;
+    if (!parse_net_address(io, addr, "tcp", a, err)) return nullptr;
+    return std::make_unique<StreamBackend>(io, a.endpoint<stream_protocol::endpoint>(), listen,
+                                           spec);
   }
+  if (spec.rfind("dgram,", 0) == 0) return make_dgram_backend(io, spec, err);
   err =
-      "netdev must be 'none', 'user[,hostfwd=...]' or 'stream,connect=ADDR' / "
-      "'stream,listen=ADDR', got '" +
+      "netdev must be 'none', 'user[,hostfwd=...]', 'stream,connect=ADDR' / "
+      "'stream,listen=ADDR' or 'dgram,local=ADDR,remote=ADDR', got '" +
       spec + "'";
   return nullptr;
 }

@@ -48,7 +48,8 @@ int parse_options(int argc, char** argv, Options& out) {
       "netdev", po::value(&out.netdev)->default_value(out.netdev),
       "none | user[,hostfwd=tcp|udp:[HOSTADDR]:PORT-[GUESTADDR]:PORT...] (libslirp, as "
       "-netdev user) | stream,connect=ADDR | stream,listen=ADDR with ADDR unix:PATH or "
-      "tcp:HOST:PORT (QEMU's -netdev stream framing)")(
+      "tcp:HOST:PORT (QEMU's -netdev stream framing) | dgram,local=ADDR,remote=ADDR with "
+      "ADDR unix:PATH or udp:HOST:PORT (QEMU's -netdev dgram framing)")(
       "pcap", po::value(&out.pcap), "write every frame sent and received to this pcap file")(
       "pme", "advertise PME# from D0/D3hot in the PM capability (the QEMU device's x-pme=on)")(
       "persist",

@@ -50,6 +50,8 @@ class Server : public DeviceHost {
   Device& device() { return *dev_; }
   uint64_t frames_sent() const { return frames_sent_; }
   uint64_t frames_received() const { return frames_received_; }
+  // Frames the network backend dropped, and the model's RX back-pressure.
+  uint64_t frames_dropped() const { return (net_ ? net_->dropped() : 0) + dev_->rx_dropped(); }
   bool has_client() const { return session_ != nullptr; }
 
  private:

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "client.h"
 
+#include <linux/pci_regs.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 
+#include "../../tests/harness/regs.h"
+
 namespace vfio_user_test {
+
+namespace r = rtl8168_test;
 
 Harness::Harness(const HarnessOptions& o) {
   std::unique_ptr<rtl8168_config, decltype(&rtl8168_config_free)> cfg(rtl8168_config_new(),
@@ -19,12 +25,25 @@ Harness::Harness(const HarnessOptions& o) {
   EXPECT_EQ(rtl8168_config_set(cfg.get(), "timing", "off", err, sizeof err), 0) << err;
   for (const auto& [k, v] : o.params)
     EXPECT_EQ(rtl8168_config_set(cfg.get(), k.c_str(), v.c_str(), err, sizeof err), 0) << err;
-  auto wire = std::make_unique<CaptureBackend>();
-  wire_ = wire.get();
+  rtl8168_config_pci_identity(cfg.get(), &id_);
+  std::string e;
+  std::unique_ptr<NetBackend> net;
+  if (o.netdev.empty()) {
+    auto wire = std::make_unique<CaptureBackend>();
+    wire_ = wire.get();
+    net = std::move(wire);
+  } else {
+    net = make_net_backend(io_, o.netdev, e);
+    EXPECT_TRUE(net) << e;
+  }
+  std::unique_ptr<PcapWriter> pcap;
+  if (!o.pcap.empty()) {
+    pcap = PcapWriter::open(o.pcap, e);
+    EXPECT_TRUE(pcap) << e;
+  }
   ServerConfig sc;
   sc.limits = o.limits;
-  std::string e;
-  server_ = Server::create(io_, cfg.get(), false, std::move(wire), nullptr, sc, e);
+  server_ = Server::create(io_, cfg.get(), false, std::move(net), std::move(pcap), sc, e);
   EXPECT_TRUE(server_) << e;
   int sv[2];
   EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
@@ -181,6 +200,63 @@ uint64_t Harness::drain(int efd) {
   uint64_t v = 0;
   if (read(efd, &v, sizeof v) != sizeof v) return 0;
   return v;
+}
+
+namespace {
+bool rtl8125(const Harness& h) { return h.identity().device_id == 0x8125; }
+}  // namespace
+
+void bring_up_tx(Harness& h, uint32_t irq_mask) {
+  h.write_region(VFIO_PCI_CONFIG_REGION_INDEX, PCI_COMMAND, 2,
+                 PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+  h.set_reg(r::kCfg9346, 1, r::kCfg9346Unlock);
+  h.set_reg(r::kTxDescStartAddrHigh, 4, 0);
+  h.set_reg(r::kTxDescStartAddrLow, 4, kRing);
+  h.set_reg(r::kCfg9346, 1, 0);
+  h.set_reg(r::kChipCmd, 1, r::kCmdTxEnb | r::kCmdRxEnb);
+  h.set_reg(r::kTxConfig, 4, (3u << 24) | (7u << 8));
+  if (rtl8125(h))
+    h.set_reg(r::kIntrMask8125, 4, irq_mask);
+  else
+    h.set_reg(r::kIntrMask, 2, irq_mask);
+}
+
+void kick_one_frame(Harness& h, uint8_t tag) {
+  uint8_t* f = h.mem(kBuf);
+  std::memset(f, 0, 60);
+  std::memset(f, 0xff, 6);  // broadcast
+  const uint8_t src[6] = {0x52, 0x54, 0, 0x12, 0x34, 0x56};
+  std::memcpy(f + 6, src, 6);
+  f[12] = 0x88;
+  f[13] = 0xb5;  // local experimental ethertype
+  f[14] = tag;
+  uint8_t* d = h.mem(kRing);
+  const uint32_t opts1 = r::kDescOwn | r::kRingEnd | r::kFirstFrag | r::kLastFrag | 60;
+  const uint32_t opts2 = 0;
+  const uint64_t addr = kBuf;
+  std::memcpy(d, &opts1, 4);
+  std::memcpy(d + 4, &opts2, 4);
+  std::memcpy(d + 8, &addr, 8);
+  // r8169: the 8125's doorbell is a 16-bit write of the queue's bit to 0x90.
+  if (rtl8125(h))
+    h.set_reg(r::kTxPoll8125, 2, 1);
+  else
+    h.set_reg(r::kTxPoll, 1, r::kTxPollNPQ);
+}
+
+std::vector<std::vector<uint8_t>> wait_frames(Harness& h, size_t n) {
+  std::vector<std::vector<uint8_t>> got;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (got.size() < n && std::chrono::steady_clock::now() < until) {
+    for (auto& f : h.wire()->take()) got.push_back(std::move(f));
+    if (got.size() < n) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return got;
+}
+
+bool wait_eventfd(int efd, int timeout_ms) {
+  pollfd p{efd, POLLIN, 0};
+  return poll(&p, 1, timeout_ms) == 1;
 }
 
 }  // namespace vfio_user_test

@@ -44,6 +44,10 @@ class CaptureBackend : public NetBackend {
 struct HarnessOptions {
   std::string chip = "8168c";
   std::vector<std::pair<std::string, std::string>> params;
+  // A --netdev spec and a --pcap file instead of the capture backend (wire()
+  // is then nullptr).
+  std::string netdev;
+  std::string pcap;
   SessionLimits limits{.message_timeout_ms = 2000, .dma_timeout_ms = 300, .max_held = 256};
 };
 
@@ -94,6 +98,8 @@ class Harness {
   void ignore_dma(bool on) { ignore_dma_ = on; }
   uint64_t dma_requests() const { return dma_requests_; }
 
+  // The function's identity (the chip profile's, as the server builds it).
+  const rtl8168_pci_identity& identity() const { return id_; }
   CaptureBackend* wire() { return wire_; }
   Server& server() { return *server_; }
   int sock() const { return sock_; }
@@ -104,6 +110,7 @@ class Harness {
   void serve_dma(const Message& m);
 
   boost::asio::io_context io_;
+  rtl8168_pci_identity id_{};
   std::unique_ptr<Server> server_;
   CaptureBackend* wire_ = nullptr;
   int sock_ = -1;
@@ -117,5 +124,21 @@ class Harness {
   bool ignore_dma_ = false;
   uint64_t dma_requests_ = 0;
 };
+
+// A driver's TX path, for the tests that need a frame and its interrupt:
+// the guest memory of map_memory(kRam, kRamSize, ...) holds a one-descriptor
+// ring at kRing and the frame at kBuf. The registers are the chip's as r8169
+// writes them (the 8168's IntrMask 0x3c and TxPoll 0x38; the RTL8125's
+// 32-bit IntrMask at 0x38 and its doorbell at 0x90).
+inline constexpr uint64_t kRam = 0x100000, kRamSize = 1 << 20;
+inline constexpr uint64_t kRing = kRam + 0x1000, kBuf = kRam + 0x2000;
+// Bus master on, the ring, TX/RX enabled, the interrupt mask.
+void bring_up_tx(Harness& h, uint32_t irq_mask);
+// A 60-byte broadcast frame with `tag` at byte 14 in one descriptor; the doorbell.
+void kick_one_frame(Harness& h, uint8_t tag);
+// The frames the backend got, waiting up to 3 s for n of them.
+std::vector<std::vector<uint8_t>> wait_frames(Harness& h, size_t n);
+// Whether efd becomes readable within timeout_ms.
+bool wait_eventfd(int efd, int timeout_ms);
 
 }  // namespace vfio_user_test

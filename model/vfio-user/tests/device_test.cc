@@ -16,8 +16,6 @@ namespace vfio_user_test {
 namespace {
 
 namespace r = rtl8168_test;
-constexpr uint64_t kRam = 0x100000, kRamSize = 1 << 20;
-constexpr uint64_t kRing = kRam + 0x1000, kBuf = kRam + 0x2000;
 
 uint64_t mac_of(Harness& h, uint32_t bar) {
   return h.read_region(bar, r::kMAC0, 4) | h.read_region(bar, r::kMAC4, 2) << 32;
@@ -39,53 +37,6 @@ TEST(VfioUserDevice, MacRegistersThroughBothBarsAndResetRestoresThem) {
   EXPECT_EQ(mac_of(h, VFIO_PCI_BAR2_REGION_INDEX), 0xbbaa44332211ull);
   h.call_ok(Harness::request(kDeviceReset));
   EXPECT_EQ(mac_of(h, VFIO_PCI_BAR2_REGION_INDEX), want);
-}
-
-// Set up one TX descriptor with a 60-byte frame and kick the normal queue.
-void kick_one_frame(Harness& h, uint8_t tag) {
-  uint8_t* f = h.mem(kBuf);
-  std::memset(f, 0, 60);
-  std::memset(f, 0xff, 6);  // broadcast
-  const uint8_t src[6] = {0x52, 0x54, 0, 0x12, 0x34, 0x56};
-  std::memcpy(f + 6, src, 6);
-  f[12] = 0x88;
-  f[13] = 0xb5;  // local experimental ethertype
-  f[14] = tag;
-  uint8_t* d = h.mem(kRing);
-  const uint32_t opts1 = r::kDescOwn | r::kRingEnd | r::kFirstFrag | r::kLastFrag | 60;
-  const uint32_t opts2 = 0;
-  const uint64_t addr = kBuf;
-  std::memcpy(d, &opts1, 4);
-  std::memcpy(d + 4, &opts2, 4);
-  std::memcpy(d + 8, &addr, 8);
-  h.set_reg(r::kTxPoll, 1, r::kTxPollNPQ);
-}
-
-void bring_up_tx(Harness& h, uint16_t irq_mask) {
-  h.write_region(VFIO_PCI_CONFIG_REGION_INDEX, PCI_COMMAND, 2,
-                 PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
-  h.set_reg(r::kCfg9346, 1, r::kCfg9346Unlock);
-  h.set_reg(r::kTxDescStartAddrHigh, 4, 0);
-  h.set_reg(r::kTxDescStartAddrLow, 4, kRing);
-  h.set_reg(r::kCfg9346, 1, 0);
-  h.set_reg(r::kChipCmd, 1, r::kCmdTxEnb | r::kCmdRxEnb);
-  h.set_reg(r::kTxConfig, 4, (3u << 24) | (7u << 8));
-  h.set_reg(r::kIntrMask, 2, irq_mask);
-}
-
-std::vector<std::vector<uint8_t>> wait_frames(Harness& h, size_t n) {
-  std::vector<std::vector<uint8_t>> got;
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-  while (got.size() < n && std::chrono::steady_clock::now() < until) {
-    for (auto& f : h.wire()->take()) got.push_back(std::move(f));
-    if (got.size() < n) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return got;
-}
-
-bool wait_eventfd(int efd, int timeout_ms) {
-  pollfd p{efd, POLLIN, 0};
-  return poll(&p, 1, timeout_ms) == 1;
 }
 
 TEST(VfioUserDevice, TxRingInSharedMemoryLeavesThroughTheBackendWithMsi) {

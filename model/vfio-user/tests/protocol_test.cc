@@ -145,7 +145,7 @@ TEST(VfioUserInfo, DeviceRegionsAndIrqsAsVfioPciNumbersThem) {
 
 // The configuration space of every chip carries the identity the model's
 // profile table gives it, the BARs the QEMU device has, and the capability
-// list PCIe -> MSI -> PM at the profile's offsets.
+// list [MSI-X ->] PCIe -> MSI -> PM at the profile's offsets.
 class VfioUserConfig : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(VfioUserConfig, IdentityBarsAndCapabilitiesFromTheChipProfile) {
@@ -169,8 +169,7 @@ TEST_P(VfioUserConfig, IdentityBarsAndCapabilitiesFromTheChipProfile) {
   EXPECT_EQ(h.cfg32(PCI_BASE_ADDRESS_0),
             ~uint32_t(RTL8168_IO_SIZE - 1) | PCI_BASE_ADDRESS_SPACE_IO);
   h.write_region(VFIO_PCI_CONFIG_REGION_INDEX, PCI_BASE_ADDRESS_2, 4, 0xffffffff);
-  EXPECT_EQ(h.cfg32(PCI_BASE_ADDRESS_2),
-            ~uint32_t(RTL8168_MMIO_SIZE - 1) | PCI_BASE_ADDRESS_MEM_TYPE_64);
+  EXPECT_EQ(h.cfg32(PCI_BASE_ADDRESS_2), ~(id.mmio_size - 1) | PCI_BASE_ADDRESS_MEM_TYPE_64);
   // Read-only fields stay.
   h.write_region(VFIO_PCI_CONFIG_REGION_INDEX, PCI_VENDOR_ID, 4, 0);
   EXPECT_EQ(h.cfg32(PCI_VENDOR_ID) & 0xffff, id.vendor_id);
@@ -181,10 +180,29 @@ TEST_P(VfioUserConfig, IdentityBarsAndCapabilitiesFromTheChipProfile) {
        off && caps.size() < 8;
        off = uint8_t(h.read_region(VFIO_PCI_CONFIG_REGION_INDEX, off + 1u, 1)))
     caps.emplace_back(off, uint8_t(h.read_region(VFIO_PCI_CONFIG_REGION_INDEX, off, 1)));
-  const std::vector<std::pair<uint8_t, uint8_t>> want = {{id.pcie_offset, PCI_CAP_ID_EXP},
-                                                         {id.msi_offset, PCI_CAP_ID_MSI},
-                                                         {id.pm_offset, PCI_CAP_ID_PM}};
+  std::vector<std::pair<uint8_t, uint8_t>> want = {{id.pcie_offset, PCI_CAP_ID_EXP},
+                                                   {id.msi_offset, PCI_CAP_ID_MSI},
+                                                   {id.pm_offset, PCI_CAP_ID_PM}};
+  if (id.msix_vectors) want.insert(want.begin(), {id.msix_offset, PCI_CAP_ID_MSIX});
   EXPECT_EQ(caps, want);
+  // MSI-X (profiles with it): the table size, the table and the PBA in the
+  // profile's BAR, Enable and Function Mask writable, the BAR 64-bit.
+  const uint32_t bar_reg = PCI_BASE_ADDRESS_0 + 4u * id.msix_bar;
+  if (id.msix_vectors) {
+    const uint64_t flags = id.msix_offset + PCI_MSIX_FLAGS;
+    EXPECT_EQ(h.read_region(VFIO_PCI_CONFIG_REGION_INDEX, flags, 2), id.msix_vectors - 1u);
+    EXPECT_EQ(h.cfg32(id.msix_offset + PCI_MSIX_TABLE), id.msix_table_offset | id.msix_bar);
+    EXPECT_EQ(h.cfg32(id.msix_offset + PCI_MSIX_PBA), id.msix_pba_offset | id.msix_bar);
+    h.write_region(VFIO_PCI_CONFIG_REGION_INDEX, flags, 2, 0xffff);
+    EXPECT_EQ(h.read_region(VFIO_PCI_CONFIG_REGION_INDEX, flags, 2),
+              PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL | (id.msix_vectors - 1u));
+    EXPECT_EQ(h.cfg32(bar_reg), uint32_t(PCI_BASE_ADDRESS_MEM_TYPE_64));
+    h.write_region(VFIO_PCI_CONFIG_REGION_INDEX, bar_reg, 4, 0xffffffff);
+    EXPECT_EQ(h.cfg32(bar_reg), ~(id.msix_bar_size - 1) | PCI_BASE_ADDRESS_MEM_TYPE_64);
+  } else {
+    h.write_region(VFIO_PCI_CONFIG_REGION_INDEX, PCI_BASE_ADDRESS_4, 4, 0xffffffff);
+    EXPECT_EQ(h.cfg32(PCI_BASE_ADDRESS_4), 0u) << "no BAR 4";
+  }
   // MSI: one vector, 64-bit; PCIe: an endpoint, the profile's latencies.
   EXPECT_EQ(h.read_region(VFIO_PCI_CONFIG_REGION_INDEX, id.msi_offset + PCI_MSI_FLAGS, 2),
             uint64_t(PCI_MSI_FLAGS_64BIT));
@@ -198,6 +216,17 @@ TEST_P(VfioUserConfig, IdentityBarsAndCapabilitiesFromTheChipProfile) {
             (PCI_EXP_LNKCAP_ASPMS | PCI_EXP_LNKCAP_L0SEL | PCI_EXP_LNKCAP_L1EL),
         id.pcie_lnkcap_set & (PCI_EXP_LNKCAP_ASPMS | PCI_EXP_LNKCAP_L0SEL | PCI_EXP_LNKCAP_L1EL));
   }
+  // The regions behind the BARs are the sizes the BARs decode.
+  auto region_size = [&](uint32_t index) {
+    Message q = Harness::request(kDeviceGetRegionInfo);
+    put(q, RegionInfo{sizeof(RegionInfo), 0, index, 0, 0, 0});
+    return h.call_ok(std::move(q)).get<RegionInfo>()->size;
+  };
+  EXPECT_EQ(region_size(VFIO_PCI_BAR2_REGION_INDEX), id.mmio_size);
+  if (id.msix_vectors)
+    EXPECT_EQ(region_size(VFIO_PCI_BAR0_REGION_INDEX + id.msix_bar), id.msix_bar_size);
+  else
+    EXPECT_EQ(region_size(VFIO_PCI_BAR4_REGION_INDEX), 0u);
   // The whole space in one read (QEMU's vfio_pci_config_setup does this).
   Message all = Harness::request(kRegionRead);
   put(all, RegionAccess{0, VFIO_PCI_CONFIG_REGION_INDEX, 4096});
