@@ -28,7 +28,9 @@ EXCLUDE = frozenset({"dpkg", "debconf", "debconf-2.0", "perl-base", "base-files"
                      "libpam-runtime", "libpam-modules", "libpam-modules-bin"})
 # unpacked paths left out of the tree: documentation, manuals, translations
 DROP_PREFIXES = ("usr/share/doc/", "usr/share/man/", "usr/share/info/", "usr/share/locale/",
-                 "usr/share/lintian/", "usr/share/bug/")
+                 "usr/share/lintian/", "usr/share/bug/",
+                 # glibc's iconv modules: Python's codecs are its own
+                 "usr/lib/x86_64-linux-gnu/gconv/")
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9+.-]*$")
 
 

@@ -61,6 +61,8 @@ NOT_RUN = {
     "napi_id.py": "needs its compiled helper napi_id_helper",
     "napi_threaded.py": "changes the channel count (ethtool -L): r8169 has one queue pair "
                         "and no set_channels",
+    "netcons_basic.sh": "needs the netconsole module and configfs, which the guest image "
+                        "does not carry",
     "netpoll_basic.py": "needs bpftrace and the netconsole module",
     "psp.py": "PSP crypto offload: r8169 has none",
     "so_txtime.py": "needs its compiled helper so_txtime",
@@ -85,24 +87,38 @@ class Plan:
 
 # ---- the source tree ------------------------------------------------------------------------
 
+def image_version(ser: str) -> str:
+    """The package version of the Debian image X.Y (build/guest/X.Y/info), "" without one."""
+    try:
+        return kernels.image_info(ser).get("version", "")
+    except BadInput:
+        return ""
+
+
 def series_of(kernel: str) -> str:
+    """The X.Y whose linux-source the guest kernel was built from (X.Y-debug: X.Y)."""
+    if kernelpkg.is_debug(kernel):
+        return debugkernel.series(kernel)
     info = kernels.image_info(kernel)
     if info.get("package") == "tree":
         raise SkipAll("a kernel tree of your own: run its selftests from the tree (this entry "
                       "takes Debian's linux-source of a Debian or X.Y-debug guest kernel)")
-    ser = info.get("series") or kernelpkg.series_of(kernel)
-    m = kernelpkg.DEBUG_RE.match(ser)
-    return m.group(1) if m else ser
+    return info.get("series") or kernel
 
 
-def source_tree(ser: str, log: Callable[[str], None] = lambda m: None) -> tuple:
+def source_tree(ser: str, log: Callable[[str], None] = lambda m: None,
+                version: str = "") -> tuple:
     """(tree, origin): the parts TREE_PARTS of linux-source-<ser> extracted once into
-    <cache>/selftests/<tarball's directory>/ (the tarball is the debug kernel's, cached)."""
+    <cache>/selftests/<tarball's directory>/ (the tarball is the debug kernel's, cached).
+    version: the guest image's package version, to name the origin exactly (the directory
+    name has ':' and '~' made '_')."""
     try:
         tar = debugkernel.source_tarball(ser)
     except debugkernel.DebugKernelError as e:
         raise BadInput(str(e))
-    origin = tar.parent.name.replace("_", "=", 1)
+    # the directory's name is the package and its version with ':' and '~' made '_'
+    pkg, _, mangled = tar.parent.name.partition("_")
+    origin = f"{pkg}={version if re.sub(r'[:~]', '_', version) == mangled else mangled}"
     base = kernels.cache_root() / "selftests" / tar.parent.name
     top = base / f"linux-source-{ser}"
     if (base / ".extracted").is_file():
@@ -110,9 +126,10 @@ def source_tree(ser: str, log: Callable[[str], None] = lambda m: None) -> tuple:
     log(f"extracting the selftests of {tar.name} ({origin})")
     shutil.rmtree(base, ignore_errors=True)
     base.mkdir(parents=True)
-    members = [f"linux-source-{ser}/{p}" for p in TREE_PARTS]
-    p = subprocess.run(["tar", "-xJf", str(tar), "-C", str(base), "--wildcards",
-                        "--no-wildcards-match-slash", *[m + "*" for m in members]],
+    # a directory member brings its contents; kselftest* its directory and headers
+    members = [f"linux-source-{ser}/{p}" + ("*" if p.endswith("kselftest") else "")
+               for p in TREE_PARTS]
+    p = subprocess.run(["tar", "-xJf", str(tar), "-C", str(base), "--wildcards", *members],
                        capture_output=True, text=True)
     if not (top / DRV_DIR).is_dir():
         raise BadInput(f"{tar.name} has no {DRV_DIR} "
@@ -130,14 +147,15 @@ def settings_limit(d: Path) -> int:
 
 
 def plan(tree: Path, origin: str) -> Plan:
-    """Which Python tests of drivers/net run and which are reported as not run."""
+    """Which tests of drivers/net (its own *.py and *.sh; the subdirectories are other
+    drivers' tests, hw/ aside) run and which are reported as not run."""
     d = tree / DRV_DIR
     if not (d / "lib" / "py" / "env.py").is_file():
         raise SkipAll(f"{origin} has no Python tests in {DRV_DIR} (their lib/py NetDrvEnv "
                       f"came with {FIRST_SERIES})")
     limit = settings_limit(d)
     run, not_run = [], []
-    for f in sorted(d.glob("*.py")):
+    for f in sorted(list(d.glob("*.py")) + list(d.glob("*.sh"))):
         rel = f"drivers/net/{f.name}"
         if f.name in NOT_RUN:
             not_run.append((rel, NOT_RUN[f.name]))

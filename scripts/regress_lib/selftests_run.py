@@ -42,7 +42,8 @@ def run(kernel: str, module: Module, overlay_cpio: str | Path | None, out_dir: s
     if module.name != "r8169":
         return one("ERROR", "the selftests entry runs with r8169 drivers only")
     try:
-        p = selftests.plan(*selftests.source_tree(selftests.series_of(kernel), log))
+        ser = selftests.series_of(kernel)
+        p = selftests.plan(*selftests.source_tree(ser, log, selftests.image_version(ser)))
     except selftests.SkipAll as e:
         return one("SKIP", str(e))
     except BadInput as e:
