@@ -106,6 +106,14 @@ def series_of(kernel: str) -> str:
     return info.get("series") or kernel
 
 
+def check_series(ser: str) -> None:
+    """SkipAll for a series older than FIRST_SERIES, decided from its number (its source is
+    not fetched: 139 MB only to find the directory without lib/py)."""
+    if kernelpkg.version_key(ser) < kernelpkg.version_key(FIRST_SERIES):
+        raise SkipAll(f"linux-source-{ser} has no Python tests in {DRV_DIR} (their lib/py "
+                      f"NetDrvEnv came with {FIRST_SERIES})")
+
+
 def source_tree(ser: str, log: Callable[[str], None] = lambda m: None,
                 version: str = "") -> tuple:
     """(tree, origin): the parts TREE_PARTS of linux-source-<ser> extracted once into

@@ -43,6 +43,7 @@ def run(kernel: str, module: Module, overlay_cpio: str | Path | None, out_dir: s
         return one("ERROR", "the selftests entry runs with r8169 drivers only")
     try:
         ser = selftests.series_of(kernel)
+        selftests.check_series(ser)
         p = selftests.plan(*selftests.source_tree(ser, log, selftests.image_version(ser)))
     except selftests.SkipAll as e:
         return one("SKIP", str(e))

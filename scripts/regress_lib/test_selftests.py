@@ -75,6 +75,13 @@ class PlanAndOverlay(unittest.TestCase):
                          "tools/testing/selftests/drivers/net (their lib/py NetDrvEnv came with "
                          "6.10)")
 
+    def test_series_before_6_10_skip_without_the_source(self):
+        with self.assertRaises(selftests.SkipAll) as cm:
+            selftests.check_series("6.1")
+        self.assertIn("linux-source-6.1 has no Python tests", str(cm.exception))
+        selftests.check_series("6.12")
+        selftests.check_series("7.2")
+
     def test_overlay_is_parents_first_and_byte_identical(self):
         with tempfile.TemporaryDirectory() as t:
             t = Path(t)
