@@ -71,8 +71,8 @@ def run(kernel: str, module: Module, overlay_cpio: str | Path | None, out_dir: s
     wall = time.monotonic() - t0
     by_test = selftests.splats_by_test(console_path, expected_splats)
     results, logs = [], []
-    for k, (name, status, reason, ms, sec) in enumerate(selftests.verdicts(
-            p, console, res.kind, res.reason)):
+    results_src = selftests.verdicts(p, console, res.kind, res.reason)
+    for k, (name, status, reason, ms, sec) in enumerate(results_src):
         path = sec.path if sec else None
         bad = by_test.get(path, []) if path else []
         if k == 0:
@@ -91,6 +91,16 @@ def run(kernel: str, module: Module, overlay_cpio: str | Path | None, out_dir: s
                         "lineno": s.lineno, "expected": False} for s in bad]
         results.append(r)
         logs.append(f"{status} {name} ({secs:.1f} s virtual): {reason}")
+    ended = all(x[4] is not None and x[4].rc is not None for x in results_src
+                if x[0] in {selftests.short_name(t) for t, _ in p.run})
+    if res.kind is not Kind.PASS and ended:
+        # every test ended, yet the lab run did not pass (its own end checks, e.g. the lab's
+        # reordering check, or a hang after the last test): one line of its own
+        r = Result(ENTRY, kernel, module.label, str(res.kind), f"lab run: {res.reason}", wall,
+                   out_dir / "lab", res.report)
+        r["kind"] = "selftests"
+        results.append(r)
+        logs.append(f"{res.kind} {ENTRY}: lab run: {res.reason}")
     _write_log(out_dir, f"lab run {res.kind} in {wall:.0f} s wall: {res.reason}\n"
                + "\n".join(logs))
     return results

@@ -155,6 +155,76 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(selftests.short_name("drivers/net/hw"), "selftests.hw")
 
 
+PANIC_CONSOLE = """SELFTEST BEGIN name=drivers/net/ping.py
+KTAP version 1
+1..1
+ok 1 ping.test_v4
+SELFTEST END name=drivers/net/ping.py rc=0 ms=5000
+SELFTEST BEGIN name=drivers/net/stats.py
+KTAP version 1
+1..5
+[   52.000001] Kernel panic - not syncing: Fatal exception in interrupt
+"""
+
+
+class RunEntry(unittest.TestCase):
+    """selftests_run.run with the lab run replaced: how its end becomes the results."""
+
+    def run_with(self, console, kind, reason):
+        from unittest import mock
+        from lablib import lab
+        from regress_lib import selftests_run
+        from regress_lib.driver import Module
+        p = selftests.Plan(Path("/x"), "linux-source-6.12=6.12.118-1~deb12u1",
+                           [("drivers/net/ping.py", 45), ("drivers/net/stats.py", 45),
+                            ("drivers/net/queues.py", 45)],
+                           [("drivers/net/hw", "hw reason")])
+
+        class Res:
+            pass
+        res = Res()
+        res.kind, res.reason, res.report = kind, reason, "report"
+
+        def fake_run(spec, out, say=None):
+            Path(out).mkdir(parents=True, exist_ok=True)
+            (Path(out) / "console.log").write_text(console)
+            return res
+
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.object(selftests, "series_of", return_value="6.12"), \
+                mock.patch.object(selftests, "source_tree", return_value=(Path("/x"), "o")), \
+                mock.patch.object(selftests, "image_version", return_value=""), \
+                mock.patch.object(selftests, "plan", return_value=p), \
+                mock.patch.object(selftests, "userland", return_value=Path(d)), \
+                mock.patch.object(selftests, "overlay",
+                                  side_effect=lambda p, r, dest: (dest.write_bytes(b"x"), dest)[1]), \
+                mock.patch.object(lab, "run", side_effect=fake_run):
+            return selftests_run.run("6.12", Module("stock", "r8169"), None, Path(d) / "out")
+
+    def test_a_panic_names_the_test_it_hit_and_the_rest_not_run(self):
+        rs = self.run_with(PANIC_CONSOLE, Kind.TIMEOUT, "no guest power-off within 945 s wall")
+        got = [(r["name"], r["status"]) for r in rs]
+        self.assertEqual(got, [("selftests.ping", "PASS"), ("selftests.stats", "TIMEOUT"),
+                               ("selftests.queues", "TIMEOUT"), ("selftests.hw", "SKIP")])
+        self.assertTrue(rs[1]["reason"].startswith(
+            "kernel splat: Kernel panic - not syncing: Fatal exception in interrupt; "
+            "never ended (the guest stopped) after 0 of 5 cases"), rs[1]["reason"])
+        self.assertIn("no guest power-off within 945 s wall", rs[1]["reason"])
+        self.assertEqual(rs[2]["reason"], "not run: the guest stopped before it (no guest "
+                         "power-off within 945 s wall)")
+        self.assertEqual(rs[0]["virtual_s"], 5.0)
+
+    def test_a_lab_failure_after_every_test_is_its_own_line(self):
+        console = "".join(f"SELFTEST BEGIN name=drivers/net/{t}.py\nKTAP version 1\n1..1\n"
+                          f"ok 1 {t}.a\nSELFTEST END name=drivers/net/{t}.py rc=0 ms=1\n"
+                          for t in ("ping", "stats", "queues"))
+        rs = self.run_with(console, Kind.FAIL, "frames reordered")
+        self.assertEqual([(r["name"], r["status"]) for r in rs][-1],
+                         ("selftests", "FAIL"))
+        self.assertEqual(rs[-1]["reason"], "lab run: frames reordered")
+        self.assertEqual([r["status"] for r in rs[:3]], ["PASS"] * 3)
+
+
 class MatrixAndReport(unittest.TestCase):
     def test_selftests_is_opt_in(self):
         self.assertIn("selftests", matrix.names_for("r8169"))
