@@ -111,6 +111,31 @@ class Judge(unittest.TestCase):
         self.assertEqual(ktap.judge("KTAP version 1\n1..1\nok 1 a.b\n", 0).status, "PASS")
 
 
+PAUSE = """KTAP version 1
+1..2
+# Check| At stats.py, line 29, in check_pause:
+# Check failed {} does not eval to True driver does not report stats
+not ok 1 stats.check_pause
+ok 2 stats.check_fec # XFAIL FEC not supported by the device
+"""
+
+
+class Lacks(unittest.TestCase):
+    def test_a_known_lack_is_a_skip_with_its_reason(self):
+        v = ktap.judge(PAUSE, 1, lacks={"stats.check_pause": "no pause stats"})
+        self.assertEqual(v.status, "SKIP")
+        self.assertIn("check_pause: SKIP no pause stats (the test failed: Check failed {} does "
+                      "not eval to True driver does not report stats)", v.reason)
+
+    def test_other_failures_still_fail(self):
+        self.assertEqual(ktap.judge(PAUSE, 1).status, "FAIL")
+        v = ktap.judge(PAUSE.replace("ok 2 stats.check_fec # XFAIL FEC not supported by the "
+                                     "device", "not ok 2 stats.check_fec"), 1,
+                       lacks={"stats.check_pause": "no pause stats"})
+        self.assertEqual(v.status, "FAIL")
+        self.assertIn("1 of 2 cases failed: check_fec", v.reason)
+
+
 class Closure(unittest.TestCase):
     ARCHIVE = {
         "python3.11-minimal": "Package: python3.11-minimal\nVersion: 3.11.2-6\n"
