@@ -71,6 +71,22 @@ set_tests_properties(debugk.regress.6.12 PROPERTIES
   FIXTURES_REQUIRED "rtl8168_qemu_images;rtl8168_regress_tools"
   RESOURCE_LOCK rtl8168_qemu)
 
+# The kernel's own drivers/net selftests (scripts/regress --scenarios selftests, docs/REGRESS.md
+# "The kernel's drivers/net selftests"), label `selftests`: the Python tests of the 6.12 guest
+# kernel's own tools/testing/selftests/drivers/net in one lab boot, NETIF the DUT, the partner
+# NIC in its network namespace as the remote end; every test PASS or SKIP (a feature r8169
+# lacks). Outside scripts/test's default run (-LE) until it has passed 10 runs in a row on the
+# loaded machine (the project's rule for a gating guest test): ctest -L selftests or
+# scripts/test --label selftests. First run: linux-source-6.12 (~150 MB) and 53 Debian
+# packages (~20 MB) fetched into the cache.
+add_test(NAME regress.selftests.6.12
+  COMMAND ${RTL8168_SRC}/scripts/regress --driver stock --kernel 6.12 --scenarios selftests
+          --out ${CMAKE_BINARY_DIR}/regress-selftests/6.12)
+set_tests_properties(regress.selftests.6.12 PROPERTIES
+  LABELS selftests TIMEOUT 2400
+  FIXTURES_REQUIRED "rtl8168_qemu_images;rtl8168_regress_tools"
+  RESOURCE_LOCK rtl8168_qemu)
+
 # The planted regressions as tests (scripts/regress_lib/plant_check.py, docs/REGRESS.md
 # "Planted: conformance"), label `plants`: each plant of scripts/regress_lib/plants/ FAILs the
 # entry meant to catch it with a reason naming the cause (plants.<plant>.6.1), and the stock

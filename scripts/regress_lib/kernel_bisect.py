@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from . import app, driver, kernels, matrix
+from . import app, driver, kernels, matrix, report
 from .errors import BadInput
 
 PROG = "bisect"
@@ -72,7 +72,7 @@ def verdict(results: list) -> str:
     """good | bad | error from the entries' results."""
     if not results or any(r["status"] == "ERROR" for r in results):
         return "error"
-    return "good" if all(r["status"] == "PASS" for r in results) else "bad"
+    return "good" if all(report.ok(r) for r in results) else "bad"
 
 
 def step_exit(status: str) -> int:

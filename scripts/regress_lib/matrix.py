@@ -69,6 +69,11 @@ NEEDS_OPTION = {"dma-after-close": "CONFIG_INTEL_IOMMU", "aspm-l1": "CONFIG_PCIE
                 "ipv6": "CONFIG_IPV6", "rx-bad": "CONFIG_IPV6",
                 "rx-filter": "CONFIG_IP_MULTICAST", "vlan": "CONFIG_VLAN_8021Q",
                 "tx-ring-full": "CONFIG_BQL", "rx-flood": "CONFIG_NET_PKTGEN"}
+# the kernel's own drivers/net selftests (regress_lib/selftests.py): one lab boot, one result
+# per test program (selftests.<test>). Opt-in: not in the default run nor in "all" (it takes
+# minutes on the 2-core machines; docs/REGRESS.md), r8169 drivers only
+SELFTESTS = {"selftests"}
+OPT_IN = SELFTESTS
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 
 # Kernel splats (scripts/lablib/splat.py): every console log of every entry is scanned and any
@@ -119,27 +124,34 @@ ON_OTHER_CHIP = {
 def names_for(module_name: str) -> list:
     if module_name == "rtl8168sim":
         return sorted(set(LAB) - R8169_ONLY_LAB)
-    return sorted(list(GUEST) + list(LAB))
+    return sorted(list(GUEST) + list(LAB) + list(SELFTESTS))
 
 
 def kind(name: str) -> str:
-    return "guest" if name in GUEST else "lab"
+    """guest, lab or selftests (the entry and its per-test results selftests.<test>)."""
+    if name in GUEST:
+        return "guest"
+    if name.split(".", 1)[0] in SELFTESTS:
+        return "selftests"
+    return "lab"
 
 
 def select(spec: str | None, module_name: str) -> list:
     """--scenarios LIST (comma-separated names or groups all, guest, lab) -> sorted names."""
     avail = names_for(module_name)
+    default = [n for n in avail if n not in OPT_IN]
     if not spec:
-        return avail
+        return default
     want = []
     for item in [s.strip() for s in spec.split(",")]:
         if not item:
             continue
         if item in GROUPS:
-            want += avail if GROUPS[item] is None else [n for n in GROUPS[item] if n in avail]
+            want += default if GROUPS[item] is None else [n for n in GROUPS[item] if n in avail]
         elif item in avail:
             want.append(item)
-        elif (item in GUEST or item in R8169_ONLY_LAB) and module_name == "rtl8168sim":
+        elif (item in GUEST or item in R8169_ONLY_LAB or item in SELFTESTS) \
+                and module_name == "rtl8168sim":
             raise BadInput(f"scenario '{item}' tests r8169 by name and does not apply to "
                            f"rtl8168sim (its matrix: {', '.join(avail)})")
         else:
@@ -201,7 +213,7 @@ def metric_specs() -> dict:
 def applies_to_chip(name: str, chip: str | None) -> bool:
     """Whether entry `name` runs under --chip `chip`: guest scenarios on every chip, a lab
     entry unless its episode module lists CHIPS without it (repro.common.applies_to_chip)."""
-    if chip is None or kind(name) == "guest":
+    if chip is None or kind(name) != "lab":
         return True
     import importlib
     from repro import common

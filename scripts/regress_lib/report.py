@@ -2,7 +2,8 @@
 """Output of scripts/regress: one verdict line per entry, the summary line, JUnit XML and JSON.
 
   PASS|FAIL|TIMEOUT|ERROR <name> <kernel> <driver> <reason>   (scripts/lablib/result.py)
-  N passed, N failed                     (TIMEOUT and ERROR count as failed; CI tooling reads this line)
+  SKIP <name> ...                        (a selftest that did not apply: neither passed nor failed)
+  N passed, N failed[, N skipped]        (TIMEOUT and ERROR count as failed; CI tooling reads this line)
 
 JUnit: one <testsuite> per invocation, one <testcase> per entry (classname
 regress.<kernel>.<driver>), <failure> for FAIL (type regression) and TIMEOUT (type timeout),
@@ -30,9 +31,16 @@ def verdict_line(r: dict) -> str:
     return f"{r['status']} {r['name']} {r['kernel']} {r['driver']} {one_line(r['reason'])}"
 
 
+def ok(r: dict) -> bool:
+    """The entry did not fail: PASS, or SKIP (a selftest that does not apply)."""
+    return r["status"] in ("PASS", "SKIP")
+
+
 def summary_line(results: list) -> str:
     passed = sum(1 for r in results if r["status"] == "PASS")
-    return f"{passed} passed, {len(results) - passed} failed"
+    skipped = sum(1 for r in results if r["status"] == "SKIP")
+    return (f"{passed} passed, {len(results) - passed - skipped} failed"
+            + (f", {skipped} skipped" if skipped else ""))
 
 
 def _clean(text):
@@ -53,7 +61,8 @@ def junit(results: list, meta: dict) -> str:
     suite = ET.Element("testsuite", {
         "name": f"regress.{meta['kernel']}.{meta['driver']}",
         "tests": str(len(results)), "failures": str(fails), "errors": str(errs),
-        "skipped": "0", "time": f"{total:.1f}",
+        "skipped": str(sum(1 for r in results if r["status"] == "SKIP")),
+        "time": f"{total:.1f}",
         "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(meta["started"])),
         "hostname": os.uname().nodename})
     props = ET.SubElement(suite, "properties")
@@ -68,6 +77,8 @@ def junit(results: list, meta: dict) -> str:
                                               "type": "regression" if r["status"] == "FAIL"
                                               else "timeout"})
             f.text = _clean(r["reason"])
+        elif r["status"] == "SKIP":
+            ET.SubElement(tc, "skipped", {"message": _clean(one_line(r["reason"]))[:1000]})
         elif r["status"] == "ERROR":
             e = ET.SubElement(tc, "error", {"message": _clean(one_line(r["reason"]))[:1000],
                                             "type": "harness"})
@@ -82,7 +93,8 @@ def json_doc(results: list, meta: dict) -> str:
     doc = dict(meta)
     doc["summary"] = summary_line(results)
     doc["passed"] = sum(1 for r in results if r["status"] == "PASS")
-    doc["failed"] = len(results) - doc["passed"]
+    doc["skipped"] = sum(1 for r in results if r["status"] == "SKIP")
+    doc["failed"] = len(results) - doc["passed"] - doc["skipped"]
     doc["results"] = [{k: v for k, v in r.items() if k != "log"} for r in results]
     doc["written"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     return json.dumps(doc, indent=2) + "\n"

@@ -274,12 +274,17 @@ def judge_splats(r: Result, groups: list, expected=()) -> Result:
 
 def run_entry(name: str, kernel: str, module: Module, overlay_cpio: str | Path | None,
               out_dir: Path, baselines: dict, peer: str | Path, log: Callable[[str], None],
-              iommu: bool = False, chip: str | None = None) -> Result:
-    """chip: --chip NAME (None: each scenario's and case's own chip, as without the option).
+              iommu: bool = False, chip: str | None = None) -> list:
+    """The entry's results: one, or one per test program for the selftests entry.
+    chip: --chip NAME (None: each scenario's and case's own chip, as without the option).
     Every entry's guest logs are scanned for kernel splats afterwards (judge_splats)."""
+    if matrix.kind(name) == "selftests":
+        from . import selftests_run
+        return selftests_run.run(kernel, module, overlay_cpio, out_dir, log, iommu, chip,
+                                 matrix.expected_splats(name))
     if matrix.kind(name) == "guest":
         r = run_guest(name, kernel, module, overlay_cpio, out_dir, peer, iommu, chip)
     else:
         r = run_lab(name, kernel, module, overlay_cpio, out_dir, baselines, log=log,
                     iommu=iommu, chip=chip)
-    return judge_splats(r, console_groups(name, out_dir), matrix.expected_splats(name))
+    return [judge_splats(r, console_groups(name, out_dir), matrix.expected_splats(name))]

@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Unit tests of lablib.ktap (the selftests' KTAP output) and lablib.debpkgs (the Debian
+package closure of a guest overlay):  cd scripts && python3 -m unittest lablib.test_ktap"""
+import unittest
+
+from lablib import debpkgs, ktap
+from lablib.result import HarnessError
+
+# what 6.12's stats.py prints on r8169 (ksft.py), with a kernel line on the shared console
+STATS = """KTAP version 1
+1..5
+ok 1 stats.check_pause
+ok 2 stats.check_fec # XFAIL FEC not supported by the device
+[   31.123456] r8169 0000:01:00.0 eth0: Link is Down
+ok 3 stats.pkt_byte_sum # SKIP qstats not supported by the device
+ok 4 stats.qstat_by_ifindex # SKIP No ifindex supports qstats
+ok 5 stats.check_down # SKIP qstats not supported by the device
+# Totals: pass:1 fail:0 xfail:1 xpass:0 skip:3 error:0
+"""
+
+FAILED = """KTAP version 1
+1..3
+ok 1 ping.test_v4
+# Exception| Traceback (most recent call last):
+# Exception|   File "/opt/ksrc/tools/testing/selftests/net/lib/py/ksft.py", line 218, in ksft_run
+# Exception|     case(*args)
+# Exception| lib.py.utils.CmdExitFailure: Command failed: ping -c 1 -W0.5 fd00:9::2
+not ok 2 ping.test_v6
+# Check| At /opt/ksrc/tools/testing/selftests/drivers/net/ping.py, line 37, in test_tcp:
+# Check|     ksft_eq(nc.stdout.strip(), "ping")
+# Check failed  != ping
+not ok 3 ping.test_tcp
+# Totals: pass:1 fail:2 xfail:0 xpass:0 skip:0 error:0
+"""
+
+
+class Parse(unittest.TestCase):
+    def test_cases_directives_totals(self):
+        r = ktap.parse(STATS)
+        self.assertEqual((r.version, r.plan), (1, 5))
+        self.assertEqual([c.num for c in r.cases], [1, 2, 3, 4, 5])
+        self.assertEqual(r.cases[1].directive, "XFAIL")
+        self.assertEqual(r.cases[1].reason, "FEC not supported by the device")
+        self.assertEqual(r.cases[2].directive, "SKIP")
+        self.assertEqual(r.totals["skip"], 3)
+        self.assertEqual(r.other, ["[   31.123456] r8169 0000:01:00.0 eth0: Link is Down"])
+
+    def test_comments_belong_to_the_next_result(self):
+        r = ktap.parse(FAILED)
+        self.assertEqual(r.cases[0].comments, [])
+        self.assertIn("Exception| lib.py.utils.CmdExitFailure: Command failed: ping -c 1 "
+                      "-W0.5 fd00:9::2", r.cases[1].comments)
+        self.assertTrue(r.cases[1].failed and r.cases[2].failed)
+
+    def test_nested_runner_output(self):
+        r = ktap.parse("TAP version 13\n1..1\n# KTAP version 1\n# 1..1\n# ok 1 x.y\n"
+                       "ok 1 selftests: drivers/net: x.py\n")
+        self.assertEqual(r.plan, 1)
+        self.assertEqual(r.cases[0].name, "x.y")
+
+
+class Judge(unittest.TestCase):
+    def test_pass_names_what_was_skipped(self):
+        v = ktap.judge(STATS, 0)
+        self.assertEqual(v.status, "PASS")
+        self.assertEqual(v.counts, {"pass": 1, "fail": 0, "xfail": 1, "skip": 3})
+        self.assertIn("pkt_byte_sum: SKIP qstats not supported by the device", v.reason)
+        self.assertIn("check_fec: XFAIL FEC not supported by the device", v.reason)
+
+    def test_fail_names_each_failed_case_and_its_cause(self):
+        v = ktap.judge(FAILED, 1)
+        self.assertEqual(v.status, "FAIL")
+        self.assertIn("2 of 3 cases failed", v.reason)
+        self.assertIn("test_v6: lib.py.utils.CmdExitFailure: Command failed: ping -c 1 "
+                      "-W0.5 fd00:9::2", v.reason)
+        self.assertIn("test_tcp: Check failed  != ping", v.reason)
+
+    def test_every_case_skipped_is_skip(self):
+        v = ktap.judge("KTAP version 1\n1..2\nok 1 s.a # SKIP shapers not supported by the "
+                       "device\nok 2 s.b # SKIP shapers not supported by the device\n", 4)
+        self.assertEqual(v.status, "SKIP")
+        self.assertIn("a: SKIP shapers not supported by the device", v.reason)
+        v = ktap.judge("KTAP version 1\n1..0 # SKIP no remote\n", 4)
+        self.assertEqual((v.status, v.reason), ("SKIP", "no remote"))
+
+    def test_killed_at_the_limit_is_timeout(self):
+        v = ktap.judge("KTAP version 1\n1..3\nok 1 q.a\n# waiting\n", 137, timed_out=True,
+                       limit_s=45)
+        self.assertEqual(v.status, "TIMEOUT")
+        self.assertEqual(v.reason, "killed at its limit of 45 s after 1 of 3 cases; "
+                         "last line: waiting")
+
+    def test_never_ended(self):
+        v = ktap.judge("KTAP version 1\n1..2\n", None)
+        self.assertEqual(v.status, "TIMEOUT")
+        self.assertIn("never ended", v.reason)
+
+    def test_crash_before_ktap_is_fail_with_the_last_line(self):
+        out = ("Traceback (most recent call last):\n  File \"./stats.py\", line 8\n"
+               "ModuleNotFoundError: No module named 'yaml'\n")
+        v = ktap.judge(out, 1)
+        self.assertEqual(v.status, "FAIL")
+        self.assertEqual(v.reason, "no KTAP output (exit 1): ModuleNotFoundError: No module "
+                         "named 'yaml'")
+
+    def test_stopped_before_the_plan_or_bad_exit(self):
+        self.assertEqual(ktap.judge("KTAP version 1\n1..3\nok 1 a.b\n", 1).status, "FAIL")
+        v = ktap.judge("KTAP version 1\n1..1\nok 1 a.b\n", 1)
+        self.assertEqual(v.status, "FAIL")
+        self.assertIn("exit 1 although no case failed", v.reason)
+        self.assertEqual(ktap.judge("KTAP version 1\n1..1\nok 1 a.b\n", 0).status, "PASS")
+
+
+PAUSE = """KTAP version 1
+1..2
+# Check| At stats.py, line 29, in check_pause:
+# Check failed {} does not eval to True driver does not report stats
+not ok 1 stats.check_pause
+ok 2 stats.check_fec # XFAIL FEC not supported by the device
+"""
+
+
+class Lacks(unittest.TestCase):
+    def test_a_known_lack_is_a_skip_with_its_reason(self):
+        v = ktap.judge(PAUSE, 1, lacks={"stats.check_pause": "no pause stats"})
+        self.assertEqual(v.status, "SKIP")
+        self.assertIn("check_pause: SKIP no pause stats (the test failed: Check failed {} does "
+                      "not eval to True driver does not report stats)", v.reason)
+
+    def test_other_failures_still_fail(self):
+        self.assertEqual(ktap.judge(PAUSE, 1).status, "FAIL")
+        v = ktap.judge(PAUSE.replace("ok 2 stats.check_fec # XFAIL FEC not supported by the "
+                                     "device", "not ok 2 stats.check_fec"), 1,
+                       lacks={"stats.check_pause": "no pause stats"})
+        self.assertEqual(v.status, "FAIL")
+        self.assertIn("1 of 2 cases failed: check_fec", v.reason)
+
+
+class Closure(unittest.TestCase):
+    ARCHIVE = {
+        "python3.11-minimal": "Package: python3.11-minimal\nVersion: 3.11.2-6\n"
+                              "Depends: libpython3.11-minimal (= 3.11.2-6), zlib1g (>= 1:1.2)\n"
+                              "Pre-Depends: libc6 (>= 2.35)\n",
+        "libpython3.11-minimal": "Package: libpython3.11-minimal\nVersion: 3.11.2-6\n"
+                                 "Depends: libc6, tzdata\n",
+        "zlib1g": "Package: zlib1g\nVersion: 1:1.2.13\nDepends: libc6\n",
+        "libc6": "Package: libc6\nVersion: 2.36-9\nDepends: libgcc-s1\n",
+        "libgcc-s1": "Package: libgcc-s1\nVersion: 12.2.0\nDepends: gcc-12-base, libc6\n",
+        "gcc-12-base": "Package: gcc-12-base\nVersion: 12.2.0\n",
+        "iproute2": "Package: iproute2\nVersion: 6.1.0-3\nDepends: debconf (>= 0.5) | "
+                    "debconf-2.0, libmnl0 [amd64], libfoo | libmnl0\n",
+        "libmnl0": "Package: libmnl0\nVersion: 1.0.4-3\nDepends: libc6\n",
+        "python3-yaml": "Package: python3-yaml\nVersion: 6.0-3\nDepends: python3:any\n",
+        "python3": "Package: python3\nVersion: 3.11.2-1\n",
+        "tzdata": "Package: tzdata\nVersion: 2024a\nDepends: debconf\n",
+    }
+
+    def show(self, names):
+        self.calls.append(list(names))
+        return "\n".join(self.ARCHIVE[n] for n in names if n in self.ARCHIVE)
+
+    def setUp(self):
+        self.calls = []
+
+    def test_closure_follows_depends_and_stops_at_the_excluded(self):
+        got = debpkgs.closure(["python3.11-minimal", "iproute2", "python3-yaml"], self.show)
+        self.assertEqual(got, {"gcc-12-base": "12.2.0", "iproute2": "6.1.0-3",
+                               "libc6": "2.36-9", "libgcc-s1": "12.2.0",
+                               "libmnl0": "1.0.4-3", "libpython3.11-minimal": "3.11.2-6",
+                               "python3": "3.11.2-1", "python3-yaml": "6.0-3",
+                               "python3.11-minimal": "3.11.2-6", "zlib1g": "1:1.2.13"})
+        # one apt-cache run per dependency level, never one per package
+        self.assertLessEqual(len(self.calls), 5)
+
+    def test_unknown_root_is_one_line(self):
+        with self.assertRaises(HarnessError) as cm:
+            debpkgs.closure(["no-such-package"], self.show)
+        self.assertIn("no candidate for package 'no-such-package'", str(cm.exception))
+
+    def test_parse_depends(self):
+        self.assertEqual(debpkgs.parse_depends("a (>= 1), b | c:any, d [amd64] <!nocheck>"),
+                         [["a"], ["b", "c"], ["d"]])
+
+    def test_key_is_the_set_of_versions(self):
+        self.assertEqual(debpkgs.key({"a": "1", "b": "2"}), debpkgs.key({"b": "2", "a": "1"}))
+        self.assertNotEqual(debpkgs.key({"a": "1"}), debpkgs.key({"a": "2"}))
+
+
+if __name__ == "__main__":
+    unittest.main()
