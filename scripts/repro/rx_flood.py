@@ -11,8 +11,11 @@ from . import conform
 
 NAME = "rx-flood"
 DRIVERS = conform.DRIVERS
-# model counters of RX frames dropped for another reason than a missing descriptor
-OTHER_DROPS = ("rx_dropped_dma", "rx_dropped_too_long", "rx_dropped_runt", "rx_dropped_disabled")
+# model counters of RX frames dropped for another reason than a missing descriptor. Not
+# rx_dropped_disabled: a frame the partner sends before the DUT's receiver is on (the partner's
+# link comes up first; seen once on 6.12 and 7.2) is dropped so, as on the hardware, and is no
+# RxMissed; the flood itself is covered in the guest (sent == received + missed + dropped)
+OTHER_DROPS = ("rx_dropped_dma", "rx_dropped_too_long", "rx_dropped_runt")
 
 
 def figures(res) -> dict:
