@@ -37,7 +37,8 @@ guest_wait 30 ping -6 -c 1 -W 1 fd00:9::2 >/dev/null 2>&1 || lab_fail "no IPv6 p
 export NETIF="$IFA" LOCAL_V4=10.9.0.1 REMOTE_V4=10.9.0.2 LOCAL_V6=fd00:9::1 REMOTE_V6=fd00:9::2
 export REMOTE_TYPE=netns REMOTE_ARGS="$NETNS_NAME"
 # one hash seed: the run is a function of its inputs like every lab run
-export PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1
+# NO_COLOR: plain result lines in the console log (newer ksft.py colours them on a terminal)
+export PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 NO_COLOR=1
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 n=0

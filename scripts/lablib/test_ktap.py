@@ -122,7 +122,8 @@ ok 2 stats.check_fec # XFAIL FEC not supported by the device
 
 class Lacks(unittest.TestCase):
     def test_a_known_lack_is_a_skip_with_its_reason(self):
-        v = ktap.judge(PAUSE, 1, lacks={"stats.check_pause": "no pause stats"})
+        v = ktap.judge(PAUSE, 1, lacks={"stats.check_pause": ("no pause stats",
+                                                              "does not report stats")})
         self.assertEqual(v.status, "SKIP")
         self.assertIn("check_pause: SKIP no pause stats (the test failed: Check failed {} does "
                       "not eval to True driver does not report stats)", v.reason)
@@ -131,9 +132,25 @@ class Lacks(unittest.TestCase):
         self.assertEqual(ktap.judge(PAUSE, 1).status, "FAIL")
         v = ktap.judge(PAUSE.replace("ok 2 stats.check_fec # XFAIL FEC not supported by the "
                                      "device", "not ok 2 stats.check_fec"), 1,
-                       lacks={"stats.check_pause": "no pause stats"})
+                       lacks={"stats.check_pause": ("no pause stats",
+                                                    "does not report stats")})
         self.assertEqual(v.status, "FAIL")
         self.assertIn("1 of 2 cases failed: check_fec", v.reason)
+
+
+    def test_a_lacking_case_failing_another_way_still_fails(self):
+        v = ktap.judge(PAUSE, 1, lacks={"stats.check_pause": ("no pause stats",
+                                                              "Operation not supported")})
+        self.assertEqual(v.status, "FAIL")
+        self.assertIn("check_pause: Check failed", v.reason)
+
+    def test_colour_sequences_are_no_part_of_a_result(self):
+        coloured = ("TAP version 13\n1..2\n\x1b[32mok 1 ping.test_default_v4\x1b[0m\r\n"
+                    "\x1b[33mok 2 ping.test_xdp_offload # SKIP no offloaded XDP\x1b[0m\r\n")
+        v = ktap.judge(coloured, 0)
+        self.assertEqual(v.status, "PASS")
+        self.assertEqual(v.counts.get("pass"), 1)
+        self.assertIn("test_xdp_offload: SKIP no offloaded XDP", v.reason)
 
 
 class Closure(unittest.TestCase):
