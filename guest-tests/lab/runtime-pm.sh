@@ -16,7 +16,8 @@
 #   phase magic: Wake-on-LAN g (magic packet), the DUT's interface down, so the device
 #     suspends again; the partner sends a magic packet for another station (must not wake
 #     it), then one for the DUT (wake-tool magic): the device must resume (runtime_status
-#     active, its wakeup_count up by one) and then work again when brought up.
+#     active, and its wakeup source activated: pci_pme_wakeup reports the PME through it, so
+#     power/wakeup_active_count goes up) and then work again when brought up.
 # The root port above the DUT is kept in D0 (power/control on): QEMU's root ports forward no
 # PME message, so from a port in D3 the kernel's poll would never look at the DUT.
 #   --arg bytes=4194304 (down_s and up_s are fixed by the properties below)
@@ -77,7 +78,7 @@ ip link set "$IFA" down || lab_fail "ip link set $IFA down"
 t_susp=$(wait_status suspended 200) ||
   lab_fail "magic: the DUT did not runtime-suspend within 20 s of its interface going down (runtime_status $(rstatus))"
 lab_carrier_b || guest_wait 50 lab_carrier_b || lab_fail "magic: the partner has no carrier with the DUT down (WoL keeps the DUT's PHY up)"
-wc0=$(cat "$pw/wakeup_count" 2>/dev/null || echo 0)
+wc0=$(cat "$pw/wakeup_active_count" 2>/dev/null || echo 0)
 ns wake-tool magic "$IFB" "$DUT_MAC" 52:54:00:00:00:09 >/tmp/magic-other.out || lab_fail "magic: wake-tool (another station's pattern) failed: $(cat /tmp/magic-other.out)"
 usleep 3000000
 [ "$(rstatus)" = suspended ] ||
@@ -85,12 +86,12 @@ usleep 3000000
 ns wake-tool magic "$IFB" "$DUT_MAC" "$DUT_MAC" >/tmp/magic.out || lab_fail "magic: wake-tool failed: $(cat /tmp/magic.out)"
 t_wake=$(wait_status active 50) ||
   lab_fail "magic: the DUT stayed runtime-suspended 5 s after the magic packet (runtime_status $(rstatus)): no PME (the driver must arm the magic packet where the chip looks: Config3 MagicPacket on the 8168c, and Config5 LanWake)"
-wc1=$(cat "$pw/wakeup_count" 2>/dev/null || echo 0)
+wc1=$(cat "$pw/wakeup_active_count" 2>/dev/null || echo 0)
 ip link set "$IFA" up || lab_fail "ip link set $IFA up"
 lab_wait_link 100 || lab_fail "magic: no carrier after ip link set up"
 lab_ping || lab_fail "magic: no ping after the interface came back up"
-lab_result "phase=magic suspended_after_ms=$t_susp woke_after_ms=$t_wake wakeup_count=$wc0..$wc1"
-[ "$wc1" -gt "$wc0" ] || lab_fail "magic: the DUT resumed but its wakeup_count did not move ($wc0 -> $wc1): not woken by its PME"
+lab_result "phase=magic suspended_after_ms=$t_susp woke_after_ms=$t_wake wakeup_active_count=$wc0..$wc1"
+[ "$wc1" -gt "$wc0" ] || lab_fail "magic: the DUT resumed but its wakeup source was not activated (power/wakeup_active_count $wc0 -> $wc1): not woken by its PME"
 wd=$(cat "/sys/class/net/$IFA/queues/tx-0/tx_timeout" 2>/dev/null || echo 0)
 [ "$wd" -eq 0 ] || lab_fail "$wd TX timeouts"
 lab_result "what=summary bytes=$bytes tx_timeouts=$wd"
