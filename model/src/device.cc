@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "wake.h"
+
 namespace rtl8168sim {
 
 namespace {
@@ -414,6 +416,7 @@ void Device::on_link_change() {
   }
   trace.link_change(phy.link_up(), phy.speed_mbps());
   irq.raise(reg::LinkChg);
+  if (phy.link_up()) wake::on_link_up(*this);
 }
 
 void Device::timer_expired(Time now) {
@@ -432,6 +435,8 @@ bool Device::can_receive(Time now) {
 size_t Device::receive(Time now, std::span<const uint8_t> frame) {
   Entry entry(*this, now);
   advance_to(now);
+  // The wake detector sees the frame whether the receiver takes it or not.
+  wake::on_frame(*this, frame);
   const bool taken = rx.receive(frame);
   advance_to(now_);
   finish_entry();

@@ -115,8 +115,15 @@ class Device {
   // A DMA the chip is about to start: the delay before its first TLP can go
   // (what is left of an ASPM L1 exit; 0 on a link in L0).
   Time link_wake() { return link.chip_dma(); }
-  // PHY -> MAC: link state changed (PHYstatus from the PHY, LinkChg).
+  // PHY -> MAC: link state changed (PHYstatus from the PHY, LinkChg; a
+  // link-up may be a wake event, wake.h).
   void on_link_change();
+  // A Wake-on-LAN event the registers armed (wake.h): traced, then the
+  // host's PME (its PM capability sets PME_Status).
+  void wake_event(uint32_t event) {
+    trace.wake(event);
+    if (ops_.pme) ops_.pme(ops_.opaque);
+  }
   // A register's stored value wherever it sits: the 256-byte file or, on
   // profiles with a larger window, the rows above it (a ring base, DescRing).
   uint32_t reg32(uint32_t off) const { return off < reg::kFileSize ? regs.u32(off) : wide.u32(off); }
