@@ -165,7 +165,7 @@ static u32 rtl_rxcfg_base(struct rtl_priv *tp)
 	return tp->g_class ? RXCFG_BASE | RXCFG_EARLY_OFF : RXCFG_BASE;
 }
 
-static void rtl_hw_start_rings(struct rtl_priv *tp);
+static void rtl_hw_start_common(struct rtl_priv *tp);
 
 /* rtl_hw_start_8168() / rtl_hw_start_8125() reduced to what these chips need; rings armed */
 void rtl_hw_start(struct rtl_priv *tp)
@@ -175,7 +175,7 @@ void rtl_hw_start(struct rtl_priv *tp)
 	if (tp->r8125) {
 		/* rtl_hw_config -> rtl_hw_start_8125 (r8125.c); no IntrMitigate (a status there) */
 		rtl_hw_start_8125(tp);
-		rtl_hw_start_rings(tp);
+		rtl_hw_start_common(tp);
 		return;
 	}
 	if (tp->g_class) {
@@ -187,11 +187,11 @@ void rtl_hw_start(struct rtl_priv *tp)
 	rtl_w16(tp, REG_INTRMITIGATE, 0);
 	if (tp->g_class)
 		r8168_mac_ocp_modify(tp, 0xc0ac, 0, 0x1f80); /* rtl_enable_exit_l1 */
-	rtl_hw_start_rings(tp);
+	rtl_hw_start_common(tp);
 }
 
 /* the rest of rtl_hw_start, common to every chip: rings, ChipCmd, RxConfig, TxConfig, IRQs */
-static void rtl_hw_start_rings(struct rtl_priv *tp)
+static void rtl_hw_start_common(struct rtl_priv *tp)
 {
 	/* r8169 rtl_set_rx_max_size: R8169_RX_BUF_SIZE + 1; the 2009 driver: 16383 */
 	rtl_w16(tp, REG_RXMAXSIZE, rtl_rx_spill_fix ? RX_BUF_SIZE + 1 : RX_MAXSIZE_2009);

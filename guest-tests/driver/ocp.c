@@ -405,8 +405,11 @@ void r8168g_wait_ll_share_fifo_ready(struct rtl_priv *tp)
 	rtl_loop_wait(tp, &rtl_link_list_ready_cond, 100, 42, true);
 }
 
-/* rtl_hw_init_8168g (rtl_hw_initialize, VER_40..48), at probe before rtl_hw_reset */
-void rtl_hw_init_8168g(struct rtl_priv *tp)
+/*
+ * The start that rtl_hw_init_8168g (VER_40..48) and rtl_hw_init_8125 (VER_61 and later) share:
+ * RXDV gate, TX/RX off, NOW_IS_OOB cleared, MAC OCP 0xe8de bit 14 cleared, LINK_LIST_RDY.
+ */
+void rtl_hw_init_ocp_start(struct rtl_priv *tp)
 {
 	rtl_enable_rxdvgate(tp);
 
@@ -416,6 +419,12 @@ void rtl_hw_init_8168g(struct rtl_priv *tp)
 
 	r8168_mac_ocp_modify(tp, 0xe8de, BIT(14), 0);
 	r8168g_wait_ll_share_fifo_ready(tp);
+}
+
+/* rtl_hw_init_8168g (rtl_hw_initialize, VER_40..48), at probe before rtl_hw_reset */
+void rtl_hw_init_8168g(struct rtl_priv *tp)
+{
+	rtl_hw_init_ocp_start(tp);
 
 	r8168_mac_ocp_modify(tp, 0xe8de, 0, BIT(15));
 	r8168g_wait_ll_share_fifo_ready(tp);

@@ -43,14 +43,7 @@ static const u8 rtl_rss_key[RSS_KEY_SIZE_8125] = {
 /* rtl_hw_init_8125 (rtl_hw_initialize, VER_61 and later), at probe before rtl_hw_reset */
 void rtl_hw_init_8125(struct rtl_priv *tp)
 {
-	rtl_enable_rxdvgate(tp);
-
-	rtl_w8(tp, REG_CHIPCMD, rtl_r8(tp, REG_CHIPCMD) & ~(CMD_TXEN | CMD_RXEN));
-	msleep(1);
-	rtl_w8(tp, REG_MCU, rtl_r8(tp, REG_MCU) & ~MCU_NOW_IS_OOB);
-
-	r8168_mac_ocp_modify(tp, 0xe8de, BIT(14), 0);
-	r8168g_wait_ll_share_fifo_ready(tp);
+	rtl_hw_init_ocp_start(tp);
 
 	r8168_mac_ocp_write(tp, 0xc0aa, 0x07d0);
 	r8168_mac_ocp_write(tp, 0xc0a6, 0x0150);

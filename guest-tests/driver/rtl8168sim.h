@@ -333,6 +333,7 @@ void rtl_enable_rxdvgate(struct rtl_priv *tp);
 void rtl_disable_rxdvgate(struct rtl_priv *tp);
 void r8168g_wait_ll_share_fifo_ready(struct rtl_priv *tp);
 void r8125_wait_mac_ocp_e00e(struct rtl_priv *tp);
+void rtl_hw_init_ocp_start(struct rtl_priv *tp);
 void rtl_hw_init_8168g(struct rtl_priv *tp);
 void rtl_cleanup_8168g(struct rtl_priv *tp);
 void rtl_hw_start_8168h_1(struct rtl_priv *tp);
