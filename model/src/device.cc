@@ -9,18 +9,9 @@ namespace rtl8168sim {
 
 namespace {
 constexpr uint32_t kEventBudget = 1u << 20;  // events per entry point (a last-resort bound)
-// Head room below the public bounds: once the budget is spent, the events
-// already due (at most one per engine stage) still run, each with a bounded
-// amount of synchronous DMA (a frame's write-backs: <= 65 descriptors).
-constexpr uint64_t kDmaHeadroom = 512;
-constexpr uint64_t kFrameHeadroom = 16;
 }  // namespace
 
-Time Device::paced(Time delay) {
-  if (work_dma_ + kDmaHeadroom < RTL8168_MAX_DMA_PER_CALL &&
-      work_frames_ + kFrameHeadroom < RTL8168_MAX_FRAMES_PER_CALL) {
-    return delay;
-  }
+Time Device::paced_past_budget(Time delay) {
   if (!yielded_) {
     yielded_ = true;
     stats.work_yields++;
@@ -48,7 +39,7 @@ void Device::bad_call(Time now) {
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
     : regs(*cfg.profile->regs), wide(cfg.profile->wide_regs), irq(*this), phy(*this), tx(*this, *cfg.profile), txpoll(*this),
-      rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), link(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
+      rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), link(*this, cfg.profile->pci.aspm.l1), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
   // Validated when the parameter was set (config.cc); a schedule that does
   // not parse here installs nothing.
   if (!parse_fault_list(cfg_.faults, configured_faults_).empty()) configured_faults_.clear();
