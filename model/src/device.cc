@@ -228,7 +228,8 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   link.host_access();
-  if (above_file(off, size, cfg_.profile->pci.mmio_size)) {
+  // An access inside the file (a driver's every access) is told apart first.
+  if (!access_ok(off, size) && above_file(off, size, cfg_.profile->pci.mmio_size)) {
     if (!wide.implemented(off, size)) {
       trace.unassigned_access(off, size, 0);
       finish_entry();
@@ -264,7 +265,7 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   access_woke_link_ = link.host_access();
-  if (above_file(off, size, cfg_.profile->pci.mmio_size)) {
+  if (!access_ok(off, size) && above_file(off, size, cfg_.profile->pci.mmio_size)) {
     if (!wide.implemented(off, size)) {
       trace.unassigned_access(off, size, 1);
     } else {
