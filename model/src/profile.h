@@ -162,6 +162,9 @@ struct ChipProfile {
   // RTL8125"): the MAC OCP register whose bits 1:0 switch it on (7.2's
   // rtl_hw_start_8125: 0xea84), 0 when the chip has none.
   uint16_t tally_ext_ocp = 0;
+  // The per-queue interrupt registers: ISR v2 behind INT_CFG0 bit 0, one
+  // MSI-X message per event, and ISR1-ISR3 of RX queues 1-3 (irq_queues.h).
+  bool queue_irqs = false;
 };
 
 // XID as r8169 rtl8169_get_mac_version reads it: (TxConfig >> 20) & 0xfcf.
