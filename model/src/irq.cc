@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "irq.h"
 
+#include <bit>
+
 #include "device.h"
 
 namespace rtl8168sim {
@@ -84,6 +86,11 @@ void Irq::update() {
     d_.trace.irq_msi(isr, imr);
     d_.msi_notify();
   }
+  set_level(level, msi, isr, imr);
+}
+
+// INTx follows INT while no MSI is enabled.
+void Irq::set_level(bool level, bool msi, uint32_t isr, uint32_t imr) {
   int_level_ = level;
   const bool want_intx = level && !msi;
   if (want_intx != intx_asserted_) {
@@ -104,22 +111,14 @@ void Irq::update_v2() {
   const bool msi = d_.msi_enabled();
   if (msi) {
     for (uint32_t rising = active & ~vec_level_; rising != 0; rising &= rising - 1) {
-      const auto vector = static_cast<unsigned>(__builtin_ctz(rising));
+      const auto vector = static_cast<unsigned>(std::countr_zero(rising));
       d_.stats.msi_sent++;
       d_.trace.irq_msix(vector, isr, imr);
       d_.msi_notify(vector);
     }
   }
   vec_level_ = active;
-  const bool level = active != 0;
-  int_level_ = level;
-  const bool want_intx = level && !msi;
-  if (want_intx != intx_asserted_) {
-    intx_asserted_ = want_intx;
-    if (want_intx) d_.stats.intx_edges++;
-    d_.trace.irq_level(want_intx, isr, imr);
-    d_.set_intx(want_intx ? 1 : 0);
-  }
+  set_level(active != 0, msi, isr, imr);
 }
 
 void Irq::on_int_cfg0_write() {

@@ -86,6 +86,8 @@ class Irq {
   bool asserted() const;  // INT in the current mode
   bool v2_mode() const;   // INT_CFG0 bit 0 on a profile with ISR v2
   void update_v2();       // update() in ISR v2 mode: one message per bit edge
+  // INT is `level` now: INTx follows it while MSI is off (isr/imr traced).
+  void set_level(bool level, bool msi, uint32_t isr, uint32_t imr);
   // An RxOK / TxOK event of one queue, unmoderated (which: 0 RX, 1 TX).
   void raise_event(unsigned which, unsigned queue);
   void flush(unsigned which);
