@@ -199,7 +199,8 @@ static bool rtl8168_host_msi_enabled(void *opaque)
 
 /*
  * MSI-X entry `vector` when MSI-X is enabled (QEMU's msix_notify keeps a
- * masked entry pending in the PBA and sends it on unmask), else the MSI.
+ * masked entry pending in the PBA and sends it on unmask), else the MSI
+ * whatever the vector (an RTL8125 in ISR v2 names one per message).
  */
 static void rtl8168_host_msi_notify(void *opaque, unsigned vector)
 {

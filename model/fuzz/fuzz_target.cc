@@ -33,6 +33,7 @@
 //                                   write cleared Dump/Reset mid-command
 //                                   (regressions/state-tally-cmd-cleared)
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cstdarg>
 #include <cstdio>
@@ -229,7 +230,9 @@ struct FuzzHost : rtl8168_host::Host {
   // Checker state.
   Acct acct;
   bool acct_valid = true;
-  bool level = false;                      // INT = IntrStatus & IntrMask != 0 after the last call
+  // INT after the last call (int_lines: bit 0 INT, or the ISR v2 messages' levels).
+  uint32_t lines = 0;
+  bool lines_v2 = false;
   bool level_known = true;                 // false after a load that left events due
   bool intx_armed = true;                  // INTx must equal INT (MSI off and consistent once)
   std::deque<std::vector<uint8_t>> queue;  // frames refused by back-pressure
@@ -349,10 +352,14 @@ uint64_t reg_read(FuzzHost& h, uint32_t off, unsigned size) {
 }
 
 bool lowers_int(const ChipPorts& p, uint32_t off, unsigned size) {
-  // A write touching IntrMask/IntrStatus can drop INT (ack or mask).
+  // A write touching IntrMask/IntrStatus can drop INT (ack or mask); on a
+  // chip with per-queue interrupt registers so can one touching them or
+  // INT_CFG0 (which switches between them and IntrStatus).
   const uint64_t end = static_cast<uint64_t>(off) + size;
-  const auto touches = [&](uint32_t reg) { return off < reg + p.intr_width && end > reg; };
-  return touches(p.intr_status) || touches(p.intr_mask);
+  const auto touches = [&](uint32_t reg, unsigned width) { return off < reg + width && end > reg; };
+  if (touches(p.intr_status, p.intr_width) || touches(p.intr_mask, p.intr_width)) return true;
+  return p.queue_irqs && (touches(kIntCfg0_8125, 1) || touches(kImr1_8125, 12) ||
+                          touches(kImrV2Clear8125, 16));
 }
 
 // IntrStatus all ones at the chip's width.
@@ -473,7 +480,31 @@ void on_rx_ready(Port& p) {
 // (functional mode) without running it, so its deadline may equal `now`.
 enum CallKind { kPlain, kLoadCall, kResetCall };
 
-void check_after(FuzzHost& h, bool start_level, uint64_t msi0, CallKind kind) {
+// INT as the device defines it (irq.h): IntrStatus & IntrMask; on a chip
+// with per-queue interrupt registers also ISR1-ISR3 & IMR1-IMR3, or in ISR
+// v2 mode (INT_CFG0 bit 0) ISR_V2 & IMR_V2 instead, one message per bit.
+// `bits`: bit 0 for INT, or the ISR v2 messages' levels.
+struct IntLines {
+  uint32_t bits = 0;
+  bool v2 = false;
+};
+IntLines int_lines(FuzzHost& h, uint64_t isr, uint64_t imr) {
+  IntLines l;
+  l.bits = (isr & imr) != 0 ? 1u : 0u;
+  if (!h.ports.queue_irqs) return l;
+  if (reg_read(h, kIntCfg0_8125, 1) & kIntCfg0Enable8125) {
+    l.v2 = true;
+    l.bits = static_cast<uint32_t>(reg_read(h, kIsrV2_8125, 4) & reg_read(h, kImrV2Set8125, 4));
+    return l;
+  }
+  for (uint32_t q = 0; q < 3; q++) {
+    const uint64_t imr_isr = reg_read(h, kImr1_8125 + 4 * q, 4);  // IMRq, ISRq above it
+    if ((imr_isr & (imr_isr >> 16)) & 0xffff) l.bits = 1;
+  }
+  return l;
+}
+
+void check_after(FuzzHost& h, uint32_t start_lines, uint64_t msi0, CallKind kind) {
   const Port& p = *h.port;
   // The timer: every event due at `now` has run, so nothing may be armed at
   // or before it (a load may restore an older clock: its re-arm is exempt).
@@ -505,7 +536,8 @@ void check_after(FuzzHost& h, bool start_level, uint64_t msi0, CallKind kind) {
     // Reads have no side effects: reads of IntrMask and IntrStatus (16 or 32 bits).
     const uint64_t imr = reg_read(h, h.ports.intr_mask, h.ports.intr_width);
     const uint64_t isr = reg_read(h, h.ports.intr_status, h.ports.intr_width);
-    const bool level = (imr & isr) != 0;
+    const IntLines lines = int_lines(h, isr, imr);
+    const bool level = lines.bits != 0;
     if (!h.msi) {
       if (h.intx_armed && p.intx != static_cast<int>(level)) {
         fail("INTx %d but IntrStatus %#llx & IntrMask %#llx (MSI off)", p.intx,
@@ -516,23 +548,27 @@ void check_after(FuzzHost& h, bool start_level, uint64_t msi0, CallKind kind) {
     const uint64_t sent = h.msi_count - msi0;
     if (kind == kLoadCall) {
       if (sent_by_call != 0) fail("MSI sent by rtl8168_state_load");
-    } else if (h.lower_points == 0 && h.level_known) {
-      // INT can only rise during this call: exactly one MSI iff it went 0 -> 1.
-      const uint64_t want = h.msi && !start_level && level ? 1 : 0;
+    } else if (h.lower_points == 0 && h.level_known && lines.v2 == h.lines_v2) {
+      // INT can only rise during this call: exactly one MSI per line that
+      // went 0 -> 1 (INT itself, or each ISR v2 message).
+      const uint64_t want = h.msi ? std::popcount(lines.bits & ~start_lines) : 0;
       if (sent != want) {
-        fail("%llu MSI for INT %d -> %d (MSI %s, IntrStatus %#llx IntrMask %#llx)",
-             static_cast<unsigned long long>(sent), start_level, level, h.msi ? "on" : "off",
+        fail("%llu MSI for INT %#x -> %#x (MSI %s, IntrStatus %#llx IntrMask %#llx)",
+             static_cast<unsigned long long>(sent), start_lines, lines.bits, h.msi ? "on" : "off",
              static_cast<unsigned long long>(isr), static_cast<unsigned long long>(imr));
       }
     } else {
-      // Each call that may lower INT allows one more edge after it.
-      const unsigned edges = (start_level && h.level_known ? 0u : 1u) + h.lower_points;
+      // Each call that may lower INT allows one more edge after it (of each
+      // message, in ISR v2).
+      const unsigned per_call = lines.v2 || h.lines_v2 ? 32u : 1u;
+      const unsigned edges = ((start_lines != 0 && h.level_known ? 0u : 1u) + h.lower_points) * per_call;
       if (sent > edges) {
         fail("%llu MSI with only %u possible 0->1 edges", static_cast<unsigned long long>(sent),
              edges);
       }
     }
-    h.level = level;
+    h.lines = lines.bits;
+    h.lines_v2 = lines.v2;
     h.level_known = true;
   }
   if (h.acct_valid) {
@@ -554,7 +590,7 @@ void check_after(FuzzHost& h, bool start_level, uint64_t msi0, CallKind kind) {
 // Runs one top-level operation on the device and checks the invariants.
 template <class F>
 void top_once(FuzzHost& h, F&& f, CallKind kind) {
-  const bool start = h.level;
+  const uint32_t start = h.lines;
   const uint64_t msi0 = h.msi_count;
   h.lower_points = 0;
   h.reentered = false;

@@ -448,6 +448,131 @@ std::map<std::string, std::vector<uint8_t>> seeds() {
     drain(e);
     add("b-traffic" + mode, e);
   }
+  // The RTL8125B's multi-queue mode as Realtek's r8125 drives it
+  // (docs/R8125.md "ISR v2 and per-queue vectors"): rings of two owned
+  // descriptors for RX queues 1-3 (RDSAR_Q1 0x4000 + 8 (q - 1)), RSS with
+  // the Microsoft key and a table spreading over the four queues, TCP
+  // frames of eight flows in (the queues' descriptors posted again before
+  // each phase); first ISR v1 with IMR1-IMR3 set (ISR1-ISR3 read and acked),
+  // then with MSI on ISR v2 (INT_CFG0 bit 0, IMR_V2_SET for the RX queues,
+  // TX queue 0 and the link), ISR_V2 read and acked, a message masked
+  // through IMR_V2_CLEAR while its frame arrives and unmasked, MSI off
+  // mid-flight and back, garbage in every per-queue register, the 32-byte
+  // RxDescV3 (RxConfig bit 24) over rings laid out for 16 bytes, a save, a
+  // migration and a load with ISR v2 on, and ISR v1 again.
+  for (uint8_t timed = 0; timed < 2; timed++) {
+    const std::string mode = timed ? "-timed" : "-functional";
+    const uint8_t f = static_cast<uint8_t>((timed ? kFlagTiming : 0) | 1u << kFlagRamShift);  // 128 KiB
+    const auto wr = [](Encoder& e, uint16_t off, uint8_t size_sel, uint64_t v) {
+      e.op(kRegWriteRaw).u16(off).u8(size_sel).u64(v);
+    };
+    const auto rd = [](Encoder& e, uint16_t off, uint8_t size_sel) { e.op(kRegReadRaw).u16(off).u8(size_sel); };
+    // A TCP/IPv4 frame of flow n, 10.0.n.1:4096 -> 10.0.1.1:80 (checksums
+    // left 0: the RSS hash is what matters). Under the Microsoft key and the
+    // table below flows 0-7 land on queues 2, 1, 1, 2, 3, 0, 0, 3.
+    const auto tcp_frame = [](unsigned n) {
+      std::vector<uint8_t> fr = {0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x00,
+                                 0x45, 0, 0, 60, 0, 0, 0x40, 0, 64, 6, 0, 0,
+                                 10, 0, static_cast<uint8_t>(n), 1, 10, 0, 1, 1,
+                                 0x10, 0x00, 0x00, 80};
+      fr.resize(14 + 60, 0);
+      fr[14 + 20 + 12] = 0x50;  // TCP data offset
+      return fr;
+    };
+    const auto frame_in = [&](Encoder& e, unsigned n) {
+      const std::vector<uint8_t> fr = tcp_frame(n);
+      e.op(kReceiveRaw).u16(static_cast<unsigned>(fr.size()));
+      for (uint8_t b : fr) e.u8(b);
+    };
+    constexpr uint32_t kQueueRings = 0x10000, kQueueBufs = 0x11000;
+    Encoder e = header(f, {{"chip", 15, 0}});
+    UpArgs up;
+    up.accept |= 0x01;  // AcceptAllPhys: every flow's frame is taken
+    bring_up(e, up);
+    // (Re)post both descriptors of queues 1-3, as a driver's RX poll does.
+    const auto post_queues = [&](Encoder& enc) {
+      for (unsigned q = 1; q < 4; q++) {
+        const uint32_t ring = kQueueRings + (q - 1) * 0x100;
+        for (unsigned slot = 0; slot < 2; slot++) {
+          const uint32_t opts1 = 0x80000000u | (slot == 1 ? 0x40000000u : 0) | 0x800;  // Own, EOR, 2 KiB
+          const uint32_t buf = kQueueBufs + ((q - 1) * 2 + slot) * 0x800;
+          enc.op(kMemWrite).u32(ring + 16 * slot).u8(16).u32(opts1).u32(0).u32(buf).u32(0);
+        }
+      }
+    };
+    post_queues(e);
+    for (unsigned q = 1; q < 4; q++) {
+      const uint32_t ring = kQueueRings + (q - 1) * 0x100;
+      wr(e, static_cast<uint16_t>(0x4000 + 8 * (q - 1) + 4), 2, 0);
+      wr(e, static_cast<uint16_t>(0x4000 + 8 * (q - 1)), 2, ring);
+    }
+    static constexpr uint8_t kKey[40] = {
+        0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
+        0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
+        0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa};
+    for (unsigned i = 0; i < 40; i += 4) {
+      wr(e, static_cast<uint16_t>(0x4600 + i), 2,
+         kKey[i] | kKey[i + 1] << 8 | kKey[i + 2] << 16 | static_cast<uint32_t>(kKey[i + 3]) << 24);
+    }
+    for (unsigned i = 0; i < 128; i += 4) wr(e, static_cast<uint16_t>(0x4700 + i), 2, 0x03020100u);
+    wr(e, 0x4500, 2, 0x0f | 7u << 8 | 2u << 16);  // RSS_CTRL: TCP/IP types, 128 entries, 4 rings
+    // ISR v1 with the queue registers.
+    for (unsigned q = 1; q < 4; q++) wr(e, static_cast<uint16_t>(0x800 + 4 * (q - 1)), 1, 0x0003);
+    for (unsigned n = 0; n < 5; n++) frame_in(e, n);  // queues 2, 1, 1, 2, 3
+    drain(e);
+    for (unsigned q = 1; q < 4; q++) {
+      rd(e, static_cast<uint16_t>(0x802 + 4 * (q - 1)), 1);
+      wr(e, static_cast<uint16_t>(0x802 + 4 * (q - 1)), 1, 0xffff);
+    }
+    poll(e);
+    ack(e);
+    // ISR v2, with MSI (each message its own).
+    post_queues(e);
+    e.op(kMsi).u8(1);
+    wr(e, 0x34, 0, 0x01);
+    wr(e, 0xd0c, 2, 0x000f | 1u << 16 | 1u << 21);
+    for (unsigned n = 4; n < 8; n++) frame_in(e, n);  // queues 3, 0, 0, 3
+    frame_in(e, 1);                                   // queue 1
+    tx(e, kTxKick, kIpv4Tcp, 200);
+    drain(e);
+    rd(e, 0xd04, 2);
+    wr(e, 0xd04, 2, 0xffffffffu);
+    poll(e);
+    post_queues(e);
+    wr(e, 0xd00, 2, 0x0000000fu);  // masked while frames arrive
+    frame_in(e, 1);  // queue 1
+    frame_in(e, 0);  // queue 2
+    drain(e);
+    wr(e, 0xd0c, 2, 0x0000000fu);  // unmasked: the pending messages go
+    wr(e, 0xd04, 2, 0xffffffffu);
+    e.op(kMsi).u8(0);  // MSI off mid-flight: INTx
+    frame_in(e, 3);    // queue 2
+    drain(e);
+    e.op(kMsi).u8(1);
+    wr(e, 0xd04, 2, 0xffffffffu);
+    for (uint16_t off = 0x800; off < 0x80c; off += 2) wr(e, off, 1, 0xa5a5);
+    for (uint16_t off = 0xd00; off < 0xd10; off += 4) wr(e, off, 2, 0xa5a5a5a5u);
+    rd(e, 0xd04, 2);
+    // RxDescV3 over the 16-byte rings (RX_FETCH_DFLT_8125 | RX_DMA_BURST |
+    // RX_PAUSE_SLOT_ON | the accept bits, and EnableRxDescV3).
+    poll(e);
+    post_queues(e);
+    wr(e, 0x44, 2, 0x40000f0fu | 1u << 24);
+    for (unsigned n = 0; n < 4; n++) frame_in(e, n);
+    drain(e);
+    e.op(kSave).u8(0);
+    drain(e, 2);
+    e.op(kMigrate).u8(0).u8(0);
+    drain(e);
+    e.op(kLoad).u8(0).u8(0);
+    drain(e);
+    wr(e, 0x34, 0, 0x00);  // ISR v1 again
+    frame_in(e, 5);
+    drain(e);
+    poll(e);
+    ack(e);
+    add("b-mq-isr2" + mode, e);
+  }
   {
     // Lossy TxPoll (RTL8168 quirk): a doorbell while the engine is busy is lost.
     Encoder e = header(kFlagTiming | kFlagLossy);

@@ -84,6 +84,7 @@ inline rtl8168_driver::ChipPorts chip_ports(const rtl8168_chip_info& c) {
   p.doorbell_bits[1] = c.doorbell_bits[1];
   p.tx_ring_base[0] = c.tx_ring_base[0];
   p.tx_ring_base[1] = c.tx_ring_base[1];
+  p.queue_irqs = c.queue_irqs;
   return p;
 }
 

@@ -29,6 +29,11 @@ inline constexpr uint32_t kTxConfig = 0x40, kRxConfig = 0x44;
 inline constexpr uint32_t kCfg9346 = 0x50, kPHYAR = 0x60, kPHYstatus = 0x6c;
 inline constexpr uint32_t kRxMaxSize = 0xda, kCPlusCmd = 0xe0, kIntrMitigate = 0xe2;
 inline constexpr uint32_t kRxDescLow = 0xe4, kRxDescHigh = 0xe8;
+// The RTL8125B's per-queue interrupt registers (Realtek r8125 INT_CFG0_8125,
+// IMR1_8125..ISR3_8125, IMR_V2_CLEAR_REG_8125, ISR_V2_8125, IMR_V2_SET_REG_8125).
+inline constexpr uint32_t kIntCfg0_8125 = 0x34, kImr1_8125 = 0x800, kImrV2Clear8125 = 0xd00,
+                          kIsrV2_8125 = 0xd04, kImrV2Set8125 = 0xd0c;
+inline constexpr uint8_t kIntCfg0Enable8125 = 0x01;
 // The rest of the map the fuzz target's register table names (fuzz_input.h).
 inline constexpr uint32_t kLedCtrl = 0x18;                 // LED_CTRL (6.12's LED class)
 inline constexpr uint32_t kTCTR = 0x48, kRxMissed = 0x4c;  // timer count, missed packets
@@ -88,6 +93,8 @@ struct ChipPorts {
   unsigned doorbell_width = 1;
   uint32_t doorbell_bits[2] = {kNPQ, kHPQ};  // TX queue 0 (NPQ), 1 (HPQ)
   uint32_t tx_ring_base[2] = {kTxDescLow, kTxHDescLow};  // low dword; high at +4
+  // The RTL8125B's per-queue interrupt registers (rtl8168_chip_info.queue_irqs).
+  bool queue_irqs = false;
 };
 
 }  // namespace rtl8168_driver

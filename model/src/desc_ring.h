@@ -16,6 +16,10 @@
 //             bound on a hostile ring: counted in `ring_no_eor`, traced)
 //   write-back  opts1 with Own cleared (TX: 4 bytes per descriptor; RX:
 //             opts2 first, then opts1, so Own is released last)
+//   format    16-byte descriptors, or on an RX ring whose row says so
+//             (RingSpec::rx_desc_v3) while RxConfig bit 24 is set, the RTL8125's
+//             32-byte RxDescV3 (rx_desc_v3.h): slots 32 bytes apart, the
+//             fields at its offsets, the RSS hash written back
 //
 // The read-ahead is DescCache (desc_cache.h), the type the engines hold;
 // the walk itself (what a descriptor means, when to fetch) stays in the
@@ -27,6 +31,7 @@
 #include "descriptor.h"
 #include "reg_file.h"
 #include "ring_spec.h"
+#include "rx_desc_v3.h"
 #include "state_io.h"
 
 namespace rtl8168sim {
@@ -58,7 +63,11 @@ class DescRing {
   uint64_t base() const {
     return file_ ? file_->u64(spec_->base_lo, spec_->base_hi) : base_above_file();
   }
-  uint64_t slot_addr(uint32_t index) const { return base() + uint64_t{index} * desc::kSize; }
+  // The ring holds RxDescV3 now (an RX ring whose row allows it, with
+  // RxConfig bit 24 set: read at each access, as the base is).
+  bool v3() const { return v3_capable_ && v3_selected(); }
+  unsigned stride() const { return v3() ? desc_v3::kSize : desc::kSize; }
+  uint64_t slot_addr(uint32_t index) const { return base() + uint64_t{index} * stride(); }
 
   uint32_t pos() const { return pos_; }
   void set_pos(uint32_t index) { pos_ = index; }
@@ -86,9 +95,11 @@ class DescRing {
   [[nodiscard]] bool write_opts1(uint64_t addr, uint32_t opts1) const {
     return write32(addr, opts1);
   }
-  // RX write-back of slot `index`: opts2, then opts1 (Own released last).
-  // Stops at the first failed write.
-  [[nodiscard]] bool write_back(uint32_t index, uint32_t opts1, uint32_t opts2) const;
+  // RX write-back of slot `index`: opts2, then opts1 (Own released last),
+  // both in RxDesc's layout; in RxDescV3 format first the RSS result, then
+  // both translated (rx_desc_v3.h). Stops at the first failed write.
+  [[nodiscard]] bool write_back(uint32_t index, uint32_t opts1, uint32_t opts2,
+                                desc_v3::RssResult rss = {}) const;
 
   // The position in the state blob (the engines' visit() place it).
   void visit(Archive& a) { a.io(pos_); }
@@ -100,9 +111,11 @@ class DescRing {
  private:
   [[nodiscard]] bool write32(uint64_t addr, uint32_t value) const;  // one posted write
   uint64_t base_above_file() const;
+  bool v3_selected() const;  // RxConfig bit 24
 
   const RingSpec* spec_;
   const RegFile* file_;  // the device's register file when both base registers are in it
+  bool v3_capable_;
   uint32_t pos_ = 0;
 };
 

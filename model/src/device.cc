@@ -40,7 +40,7 @@ void Device::bad_call(Time now) {
 }
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
-    : regs(*cfg.profile->regs), wide(cfg.profile->wide_regs), irq(*this), phy(*this), tx(*this, *cfg.profile), txpoll(*this),
+    : regs(*cfg.profile->regs), wide(cfg.profile->wide_regs), irq(*this, *cfg.profile), phy(*this), tx(*this, *cfg.profile), txpoll(*this),
       rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), link(*this, cfg.profile->pci.aspm.l1), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
   // Validated when the parameter was set (config.cc); a schedule that does
   // not parse here installs nothing.
@@ -232,6 +232,12 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
   link.host_access();
   // An access inside the file (a driver's every access) is told apart first.
   if (!access_ok(off, size) && above_file(off, size, cfg_.profile->pci.mmio_size)) {
+    if (irq.queues.covers(off, size)) {
+      const uint64_t v = irq.queues.read(off, size);
+      trace.reg_read(off, size, v);
+      finish_entry();
+      return v;
+    }
     if (!wide.implemented(off, size)) {
       trace.unassigned_access(off, size, 0);
       finish_entry();
@@ -267,8 +273,15 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   access_woke_link_ = link.host_access();
+  // An access inside the file (a driver's every access) is told apart first.
   if (!access_ok(off, size) && above_file(off, size, cfg_.profile->pci.mmio_size)) {
-    if (!wide.implemented(off, size)) {
+    if (irq.queues.covers(off, size)) {
+      value &= size == 4 ? 0xffffffffull : (1ull << (8 * size)) - 1;
+      trace.reg_write(off, size, value);
+      irq.queues.write(off, size, value);
+      irq.on_queue_write();
+      advance_to(now_);
+    } else if (!wide.implemented(off, size)) {
       trace.unassigned_access(off, size, 1);
     } else {
       value &= size == 4 ? 0xffffffffull : (1ull << (8 * size)) - 1;
@@ -348,6 +361,7 @@ void Device::on_write_hook(Hook hook, uint32_t r, uint8_t written, uint8_t old_c
     case Hook::MacOcp: mac_ocp.on_ocpdr_write(); break;
     case Hook::GphyOcpPhy: phy.on_gphy_ocp_write(); break;
     case Hook::IntrMitigate: irq.on_mitigate_write(); break;
+    case Hook::IntCfg0: irq.on_int_cfg0_write(); break;
     case Hook::TimerCount: timer.on_count_write(); break;
     case Hook::TimerCompare: timer.on_compare_write(); break;
     default: break;

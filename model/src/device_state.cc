@@ -20,9 +20,10 @@
 // the fault schedule with its counters (fault_injector.h). Then, for the
 // profiles that have them, the PCIe link (ASPM L1) with its counters
 // (stats.def's LINK counters), the registers above the 256-byte file
-// (wide_regs.h) and the extended tally's state (tally.h). A field the
-// device can recompute from the others is not in the blob: the components
-// derive it on load (TxEngine::derive_loaded(), DescCache's slots).
+// (wide_regs.h), the extended tally's state (tally.h) and the per-queue
+// interrupt registers (irq_queues.h). A field the device can recompute from
+// the others is not in the blob: the components derive it on load
+// (TxEngine::derive_loaded(), DescCache's slots).
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -150,6 +151,9 @@ void Device::visit_state(Archive& a, std::string* why) {
   // (profiles that have them only).
   if (!wide.empty()) wide.visit(a);
   if (cfg_.profile->tally_ext_ocp) tally.visit_ext(a);
+  // The per-queue interrupt registers and message levels (irq_queues.h;
+  // profiles that have them only).
+  if (cfg_.profile->queue_irqs) irq.visit_queues(a);
 }
 
 std::vector<uint8_t> Device::save() const {

@@ -28,10 +28,10 @@ constexpr IrqRegs k8168Irq{.status = reg::IntrStatus, .mask = reg::IntrMask, .wi
 constexpr RingSpec k8125Rings[] = {
     {RingId::Npq, "TX0", RingDir::Tx, reg::TxDescStartAddrLow, reg::TxDescStartAddrHigh, 0x01, desc::kSize},
     {RingId::Hpq, "TX1", RingDir::Tx, reg::TNPDS_Q1_LOW_8125, reg::TNPDS_Q1_HIGH_8125, 0x02, desc::kSize},
-    {RingId::Rx, "RX0", RingDir::Rx, reg::RxDescAddrLow, reg::RxDescAddrHigh, 0, desc::kSize},
-    {RingId::Rx1, "RX1", RingDir::Rx, reg::RDSAR_Q1_LOW_8125, reg::RDSAR_Q1_LOW_8125 + 4, 0, desc::kSize},
-    {RingId::Rx2, "RX2", RingDir::Rx, reg::RDSAR_Q1_LOW_8125 + 8, reg::RDSAR_Q1_LOW_8125 + 12, 0, desc::kSize},
-    {RingId::Rx3, "RX3", RingDir::Rx, reg::RDSAR_Q1_LOW_8125 + 16, reg::RDSAR_Q1_LOW_8125 + 20, 0, desc::kSize},
+    {RingId::Rx, "RX0", RingDir::Rx, reg::RxDescAddrLow, reg::RxDescAddrHigh, 0, desc::kSize, true},
+    {RingId::Rx1, "RX1", RingDir::Rx, reg::RDSAR_Q1_LOW_8125, reg::RDSAR_Q1_LOW_8125 + 4, 0, desc::kSize, true},
+    {RingId::Rx2, "RX2", RingDir::Rx, reg::RDSAR_Q1_LOW_8125 + 8, reg::RDSAR_Q1_LOW_8125 + 12, 0, desc::kSize, true},
+    {RingId::Rx3, "RX3", RingDir::Rx, reg::RDSAR_Q1_LOW_8125 + 16, reg::RDSAR_Q1_LOW_8125 + 20, 0, desc::kSize, true},
 };
 // IntrStatus_8125 0x3c / IntrMask_8125 0x38, 32 bits.
 constexpr IrqRegs k8125Irq{.status = reg::IntrStatus_8125, .mask = reg::IntrMask_8125, .width = 4};
@@ -232,6 +232,7 @@ constexpr ChipProfile k8125b{
     .mitigate_fifo_status = true,
     .tally_ext_ocp = 0xea84,
     .magic_packet = {.space = WakeBit::Space::MacOcp, .addr = 0xc0b6, .mask = 1u << 0},
+    .queue_irqs = true,
 };
 
 constexpr const ChipProfile* kProfiles[] = {&k8168c, &k8168evl, &k8168h, &k8125b};

@@ -175,6 +175,9 @@ struct ChipProfile {
   // the 8168evl and later 8168s; MAC OCP 0xc0b6 bit 0 on the RTL8125
   // (r8169 __rtl8169_set_wol).
   WakeBit magic_packet{};
+  // The per-queue interrupt registers: ISR v2 behind INT_CFG0 bit 0, one
+  // MSI-X message per event, and ISR1-ISR3 of RX queues 1-3 (irq_queues.h).
+  bool queue_irqs = false;
 };
 
 // XID as r8169 rtl8169_get_mac_version reads it: (TxConfig >> 20) & 0xfcf.

@@ -30,6 +30,7 @@ enum class Hook : uint8_t {
   TimerCompare,  // TimerInt
   MacOcp,        // OCPDR of the 8168g class: the MAC OCP window (mac_ocp.h)
   GphyOcpPhy,    // GPHY_OCP of the 8168g class: the PHY's OCP space (phy.h)
+  IntCfg0,       // INT_CFG0 of the 8125: bit 0 switches to ISR v2 (irq_queues.h)
 };
 
 struct RegSpec {

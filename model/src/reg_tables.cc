@@ -105,8 +105,9 @@ constexpr RegSpec kClassG[] = {
 // rtl_wait_txrx_fifo_empty); reset values are the model's (r8169 writes
 // each before it relies on it; none is read back at probe).
 constexpr RegSpec kClass8125[] = {
-    // INT_CFG0: written 0 at open (rtl_hw_start_8125); CLKREQEN bit 3 on the 8126.
-    {INT_CFG0_8125, 1, "INT_CFG0_8125", 0, 0xff, 0, false, Hook::None},
+    // INT_CFG0: written 0 at open (rtl_hw_start_8125); CLKREQEN bit 3 on the
+    // 8126; bit 0 (Realtek r8125 INT_CFG0_ENABLE_8125) selects ISR v2.
+    {INT_CFG0_8125, 1, "INT_CFG0_8125", 0, 0xff, 0, false, Hook::IntCfg0},
     {IntrMask_8125, 4, "IntrMask_8125", 0, kAll, 0, false, Hook::IntrMask},
     {IntrStatus_8125, 4, "IntrStatus_8125", 0, 0, kAll, false, Hook::IntrStatus},
     // PHYstatus with the 8125's speed bits (_2500bpsF in bit 10): the device's.

@@ -72,6 +72,11 @@ enum Offset : uint32_t {
   LEDSEL3 = 0x96,
   // Above the file, in the 64 KiB window (wide_regs.h):
   PCIE_382_8125 = 0x382,    // r8169 rtl_hw_start_8125_common writes 0x221b (unnamed)
+  IMR1_8125 = 0x800,        // RX queue q's IMRq/ISRq at 0x800/0x802 + 4 (q - 1), 16 bits (irq_queues.h)
+  ISR1_8125 = 0x802,
+  IMR_V2_CLEAR_REG_8125 = 0xd00,  // ISR v2 (irq_queues.h): write 1 masks a message
+  ISR_V2_8125 = 0xd04,            // one bit per MSI-X message, write 1 to clear
+  IMR_V2_SET_REG_8125 = 0xd0c,    // write 1 unmasks a message
   INT_MITI_8125 = 0xa00,    // the interrupt moderation block (0xa00-0xa7f on the 8125B)
   MISC_1880_8125 = 0x1880,  // r8169 clears bits 5:4 (unnamed)
   MAC0_BKP = 0x19e0,        // the station address backup copy (rtl_read_mac_address)
@@ -94,6 +99,12 @@ inline constexpr unsigned kWindow8125 = 0x10000;
 inline constexpr uint32_t RxVlanInner8125 = 1u << 22;
 inline constexpr uint32_t RxVlanOuter8125 = 1u << 23;
 inline constexpr uint32_t RxFetchDflt8125 = 8u << 27;
+// RxConfig bit 24 (Realtek r8125 EnableRxDescV3): the RX rings hold the
+// 32-byte RxDescV3 (rx_desc_v3.h).
+inline constexpr uint32_t EnableRxDescV3 = 1u << 24;
+// INT_CFG0 bit 0 (Realtek r8125 INT_CFG0_ENABLE_8125): interrupts are
+// reported in ISR_V2_8125, one bit per MSI-X message (irq_queues.h).
+inline constexpr uint8_t IntCfg0Enable8125 = 1u << 0;
 // IntrMitigate (0xe2) of the 8125B is a status register (r8169
 // rtl_rxtx_empty_cond_2: "IntrMitigate has new functionality on RTL8125"):
 // bits 0, 1 and 8 all read 1 once the FIFOs are empty after StopReq.

@@ -28,6 +28,9 @@ struct RingSpec {
   uint16_t base_lo, base_hi;  // the register pair holding the ring's base address
   uint8_t doorbell;      // TX: the TxPoll bit that rings it; RX: 0
   uint8_t desc_size;     // bytes per descriptor
+  // RX: RxConfig bit 24 switches the ring to the RTL8125's 32-byte RxDescV3
+  // (rx_desc_v3.h).
+  bool rx_desc_v3 = false;
 };
 
 }  // namespace rtl8168sim

@@ -52,6 +52,7 @@ Input hash_input(std::span<const uint8_t> frame, uint32_t ctrl) {
     std::copy_n(frame.data() + h.l4_offset, 4, in.bytes + in.len);  // source port, destination port
     in.len += 4;
     in.l4 = true;
+    in.udp = udp;
   }
   return in;
 }
@@ -65,6 +66,9 @@ Choice pick(const Device& d, std::span<const uint8_t> frame, unsigned queues) {
   uint8_t key[kKeySize];
   for (unsigned i = 0; i < kKeySize; i++) key[i] = static_cast<uint8_t>(d.wide.read(reg::RSS_KEY_8125 + i, 1));
   c.hash = toeplitz(key, std::span<const uint8_t>(in.bytes, in.len));
+  const bool v6 = in.len >= 32;  // two IPv6 addresses
+  c.type = v6 ? desc_v3::kInfoIpv6 : desc_v3::kInfoIpv4;
+  if (in.l4) c.type |= in.udp ? desc_v3::kInfoUdp : desc_v3::kInfoTcp;
   const unsigned mask_bits = (ctrl >> kMaskBitsShift) & 7;  // at most 7: 128 entries
   const unsigned index = c.hash & ((1u << mask_bits) - 1);
   const unsigned entry = static_cast<unsigned>(d.wide.read(reg::RSS_INDIRECTION_TBL_8125_V2 + index, 1));

@@ -38,6 +38,8 @@
 #include <cstdint>
 #include <span>
 
+#include "rx_desc_v3.h"
+
 namespace rtl8168sim {
 
 class Device;
@@ -73,6 +75,7 @@ struct Input {
   uint8_t bytes[kMaxInput] = {};
   size_t len = 0;
   bool l4 = false;
+  bool udp = false;  // the ports are UDP's (l4 only)
 };
 Input hash_input(std::span<const uint8_t> frame, uint32_t ctrl);
 
@@ -82,6 +85,10 @@ struct Choice {
   unsigned queue = 0;
   bool drop = false;  // the entry names a queue that cannot take the frame
   uint32_t hash = 0;
+  // The hash's type as RxDescV3 reports it (rx_desc_v3.h HeaderInfo: the
+  // frame's IP version, and TCP or UDP when the ports are in the input);
+  // 0 when no hash was computed.
+  uint16_t type = 0;
 };
 Choice pick(const Device& d, std::span<const uint8_t> frame, unsigned queues);
 

@@ -145,6 +145,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   f.kind = kind;
   f.fifo_bytes = static_cast<uint32_t>(wire_len);
   f.queue = static_cast<uint8_t>(rss_choice.queue);
+  f.rss = {rss_choice.hash, rss_choice.type};
   f.opts2 = 0;
   const uint16_t cplus = d_.regs.u16(reg::CPlusCmd);
   uint16_t tci = 0;
@@ -247,7 +248,7 @@ void RxEngine::on_desc_done() {
     d_.stats.rx_dropped_no_desc++;
     d_.tally.counters.rx_missed++;
     d_.regs.set32(reg::RxMissed, d_.regs.u32(reg::RxMissed) + 1);
-    d_.irq.raise(reg::RxOverflow | reg::RxFIFOOver);
+    d_.irq.raise_rx_unavailable(q_);
     drop_head(kNoDesc);
     return;
   }
@@ -285,7 +286,7 @@ void RxEngine::on_write_done() {
   // chip: the driver never sees the frame, so it is a lost frame, reported as
   // every failed bus-master access is (SYSErr, docs/FAULTS.md "dma-write"),
   // and the chip keeps the slot for the next frame as it does after an RDU.
-  if (!ring().write_back(ring().pos(), opts1, f.opts2)) {
+  if (!ring().write_back(ring().pos(), opts1, f.opts2, f.rss)) {
     d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
     drop_head(kDescDma);
     return;
@@ -300,14 +301,14 @@ void RxEngine::on_write_done() {
     case AddressClass::Multicast: d_.tally.counters.rx_multicast++; break;
   }
   ring().advance(desc_.opts1);
-  d_.irq.raise_moderated(Irq::Moderated::RxOK);
+  d_.irq.raise_moderated(Irq::Moderated::RxOK, q_);
   pop_head();
 }
 
 
 // A profile with more than one RX ring (the 8125B) adds the active queue,
-// every ring's position and each FIFO frame's queue; the 8168s' blobs are
-// unchanged.
+// every ring's position and each FIFO frame's queue and RSS result; the
+// 8168s' blobs are unchanged.
 void RxEngine::visit(Archive& a) {
   const bool multi = rings_.size() > 1;
   if (multi) {
@@ -336,7 +337,11 @@ void RxEngine::visit(Archive& a) {
     a.io(f.opts2);
     a.io(f.kind);
     a.io(f.fifo_bytes);
-    if (multi) a.io(f.queue);
+    if (multi) {
+      a.io(f.queue);
+      a.io(f.rss.hash);
+      a.io(f.rss.info);
+    }
   }
 }
 
@@ -378,6 +383,13 @@ const char* RxEngine::check() const {
     const RxFrame& f = fifo_.at(i);
     if (f.kind > AddressClass::Multicast) return "RX address class invalid";
     if (f.queue >= rings_.size()) return "RX frame queued for a queue without a ring";
+    // RSS reports one IP version, TCP or UDP only with it, and a hash only
+    // with a type (rss::pick).
+    const uint16_t l3 = f.rss.info & (desc_v3::kInfoIpv4 | desc_v3::kInfoIpv6);
+    const uint16_t l4 = f.rss.info & (desc_v3::kInfoTcp | desc_v3::kInfoUdp);
+    if ((f.rss.info & ~desc_v3::kInfoBits) || (l3 & (l3 - 1)) || (l4 & (l4 - 1)) || (l4 && !l3) ||
+        (!l3 && f.rss.hash))
+      return "RX frame's RSS result invalid";
     if (f.status & ~kStatusBits) return "RX status bits invalid";
     if (f.opts2 & ~(desc::RxVlanTag | 0xffffu)) return "RX opts2 invalid";
     // A minimum frame (60 + FCS) whose 802.1Q tag was stripped is 4 shorter.

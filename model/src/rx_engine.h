@@ -91,6 +91,7 @@ class RxEngine {
     AddressClass kind = AddressClass::Unicast;  // for the tally
     uint32_t fifo_bytes = 0;     // FIFO space taken on arrival (before VLAN strip)
     uint8_t queue = 0;           // the RX queue RSS chose (rss.h)
+    desc_v3::RssResult rss;      // RSS's hash and its type, for RxDescV3 (rx_desc_v3.h)
   };
   bool accept(std::span<const uint8_t> frame, uint32_t& status, AddressClass& kind) const;
   void fetch_desc();

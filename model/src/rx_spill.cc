@@ -62,7 +62,8 @@ void RxEngine::spill_head() {
     wb_opts1 |= last ? (desc::LastFrag | f.status | (total & desc::kRxBufSizeMask))
                      : static_cast<uint32_t>(len);
     if (!d_.dma_write(addr, f.bytes.data() + done, len) ||
-        !ring().write_back(ring().pos(), wb_opts1, last ? f.opts2 : 0u)) {
+        !ring().write_back(ring().pos(), wb_opts1, last ? f.opts2 : 0u,
+                           last ? f.rss : desc_v3::RssResult{})) {
       d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
       drop_head(kSpillDma);
       return;
@@ -86,7 +87,7 @@ void RxEngine::spill_head() {
       d_.stats.rx_dropped_no_desc++;
       d_.tally.counters.rx_missed++;
       d_.regs.set32(reg::RxMissed, d_.regs.u32(reg::RxMissed) + 1);
-      d_.irq.raise(reg::RxOverflow | reg::RxFIFOOver);
+      d_.irq.raise_rx_unavailable(q_);
       drop_head(kSpillNoDesc);
       return;
     }
@@ -106,7 +107,7 @@ void RxEngine::spill_head() {
     case AddressClass::Broadcast: d_.tally.counters.rx_broadcast++; break;
     case AddressClass::Multicast: d_.tally.counters.rx_multicast++; break;
   }
-  d_.irq.raise_moderated(Irq::Moderated::RxOK);
+  d_.irq.raise_moderated(Irq::Moderated::RxOK, q_);
   pop_head();
 }
 

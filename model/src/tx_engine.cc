@@ -648,6 +648,7 @@ void TxEngine::on_wire_done() {
   d_.tally.counters.tx_packets++;
   fifo_used_ -= f.fifo_bytes;
   const bool completes = f.completes;
+  const unsigned queue = f.queue & 1u;
   bool written_back = true;
   for (const auto& [addr, opts1] : f.writeback) written_back &= rings_[f.queue & 1].write_opts1(addr, opts1);
   const uint32_t first = f.first_index;
@@ -659,7 +660,7 @@ void TxEngine::on_wire_done() {
     stop_on_error(kWritebackFailed, first);
     return;
   }
-  if (completes) d_.irq.raise_moderated(Irq::Moderated::TxOK);
+  if (completes) d_.irq.raise_moderated(Irq::Moderated::TxOK, queue);
   kick_wire();
   // A slot just handed back may be the one the prefetcher waits for.
   if (phase_ != Phase::Idle && phase_ != Phase::Drain) prefetch_more();

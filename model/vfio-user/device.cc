@@ -168,8 +168,9 @@ bool Device::host_msi_enabled(void* o) {
   return irqs.msi_active() || irqs.msix().enabled();
 }
 // The table entry `vector` while the client has MSI-X enabled (the model
-// sends only vectors below the table size), else the MSI (the model then
-// passes vector 0), as the QEMU device routes them.
+// sends only vectors below the table size), else the MSI, whatever the
+// vector (an RTL8125 in ISR v2 names one per message: with MSI each is the
+// one message), as the QEMU device routes them.
 void Device::host_msi_notify(void* o, unsigned vector) {
   Irqs& irqs = self(o)->irqs_;
   if (irqs.msix().enabled() && vector < irqs.msix().vectors())

@@ -1648,10 +1648,33 @@ static void test_8125b_msix(const void *data)
  * RSS over the four RX queues the way r8125 programs it (rtl8125_config_rss:
  * RSS_CTRL with the TCP/IP types, 128 table entries, ilog2(4) queues; the
  * table ethtool_rxfh_indir_default(i, 4) = i % 4; the Microsoft verification
- * key): each frame of the Microsoft IPv4 vectors lands on queue
- * hash % 4, hash being the suite's published IPv4-with-TCP value.
+ * key). Flows are the Microsoft IPv4 vectors: each lands on queue hash % 4,
+ * hash being the suite's published IPv4-with-TCP value.
  */
-static void test_8125b_rss(const void *data)
+static const struct {
+    uint8_t dst[4], src[4];
+    uint16_t dport, sport;
+    uint32_t hash;
+} rss_flows[] = {
+    { { 161, 142, 100, 80 }, { 66, 9, 149, 187 }, 1766, 2794, 0x51ccc178 },
+    { { 65, 69, 140, 83 }, { 199, 92, 111, 2 }, 4739, 14230, 0xc626b0ea },
+    { { 12, 22, 207, 184 }, { 24, 19, 198, 95 }, 38024, 12898, 0x5c2b394a },
+    { { 209, 142, 163, 6 }, { 38, 27, 205, 30 }, 2217, 48228, 0xafc7327f },
+    { { 202, 188, 127, 2 }, { 153, 39, 163, 191 }, 1303, 44251, 0x10e828a2 },
+};
+
+#define RSS_SLOTS 8
+
+typedef struct RssRings {
+    uint64_t ring[4], buf[4];
+} RssRings;
+
+/*
+ * r8169's start (IntrMask 0), then rings of RSS_SLOTS owned descriptors for
+ * RX queues 0-3 (queue q > 0 at RDSAR_Q1_LOW_8125 0x4000 + 8 (q - 1)) and
+ * RSS as above.
+ */
+static void rss_start(Rtl *r, RssRings *m)
 {
     static const uint8_t key[40] = {
         0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
@@ -1659,95 +1682,186 @@ static void test_8125b_rss(const void *data)
         0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
         0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
     };
-    static const struct {
-        uint8_t dst[4], src[4];
-        uint16_t dport, sport;
-        uint32_t hash;
-    } v[] = {
-        { { 161, 142, 100, 80 }, { 66, 9, 149, 187 }, 1766, 2794, 0x51ccc178 },
-        { { 65, 69, 140, 83 }, { 199, 92, 111, 2 }, 4739, 14230, 0xc626b0ea },
-        { { 12, 22, 207, 184 }, { 24, 19, 198, 95 }, 38024, 12898, 0x5c2b394a },
-        { { 209, 142, 163, 6 }, { 38, 27, 205, 30 }, 2217, 48228, 0xafc7327f },
-        { { 202, 188, 127, 2 }, { 153, 39, 163, 191 }, 1303, 44251, 0x10e828a2 },
-    };
-    Rtl r;
     Rings g;
-    uint64_t ring[4], buf[4];
-    unsigned want[4] = { 0 }, q, i, k;
+    unsigned q, i, k;
 
-    rtl_start(&r, data, NULL);
-    step(&r, 1000 * 1000 * 1000);           /* link at 2500/full */
-    rings_start(&r, &g, 0);
-    ring[0] = g.rx_ring;
-    buf[0] = g.rx_buf;
+    rings_start(r, &g, 0);
+    m->ring[0] = g.rx_ring;
     for (q = 1; q < 4; q++) {
-        ring[q] = alloc_aligned(&r, 256);
-        buf[q] = guest_alloc(&r.alloc, 8 * RX_BUF_SIZE);
-        wr32(&r, 0x4000 + 8 * (q - 1) + 4, ring[q] >> 32);
-        wr32(&r, 0x4000 + 8 * (q - 1), (uint32_t)ring[q]);
+        m->ring[q] = alloc_aligned(r, 256);
+        wr32(r, 0x4000 + 8 * (q - 1) + 4, m->ring[q] >> 32);
+        wr32(r, 0x4000 + 8 * (q - 1), (uint32_t)m->ring[q]);
     }
     for (q = 0; q < 4; q++) {
-        if (q == 0) {
-            buf[0] = guest_alloc(&r.alloc, 8 * RX_BUF_SIZE);
-        }
-        for (k = 0; k < 8; k++) {
-            write_desc(&r, ring[q] + 16 * k, DescOwn | (k == 7 ? RingEnd : 0) |
-                       RX_BUF_SIZE, 0, buf[q] + k * RX_BUF_SIZE);
+        m->buf[q] = guest_alloc(&r->alloc, RSS_SLOTS * RX_BUF_SIZE);
+        for (k = 0; k < RSS_SLOTS; k++) {
+            write_desc(r, m->ring[q] + 16 * k, DescOwn |
+                       (k == RSS_SLOTS - 1 ? RingEnd : 0) | RX_BUF_SIZE, 0,
+                       m->buf[q] + k * RX_BUF_SIZE);
         }
     }
-    wr32(&r, RSS_CTRL_8125, 0x0f | 7 << 8 | 2 << 16);
+    wr32(r, RSS_CTRL_8125, 0x0f | 7 << 8 | 2 << 16);
     for (i = 0; i < 128; i += 4) {
-        wr32(&r, 0x4700 + i, (i % 4) | ((i + 1) % 4) << 8 |
+        wr32(r, 0x4700 + i, (i % 4) | ((i + 1) % 4) << 8 |
              ((i + 2) % 4) << 16 | (uint32_t)((i + 3) % 4) << 24);
     }
     for (i = 0; i < 40; i += 4) {
-        wr32(&r, 0x4600 + i, key[i] | key[i + 1] << 8 | key[i + 2] << 16 |
+        wr32(r, 0x4600 + i, key[i] | key[i + 1] << 8 | key[i + 2] << 16 |
              (uint32_t)key[i + 3] << 24);
     }
-    for (i = 0; i < G_N_ELEMENTS(v); i++) {
-        uint8_t f[74] = { 0 };
+}
 
-        memcpy(f, rtl_mac, 6);
-        memcpy(f + 6, peer_mac, 6);
-        f[12] = 0x08;                       /* IPv4 */
-        f[14] = 0x45;
-        f[16] = 0;
-        f[17] = 60;                         /* total length: 20 + 20 + 20 */
-        f[22] = 64;
-        f[23] = 6;                          /* TCP */
-        memcpy(f + 26, v[i].src, 4);
-        memcpy(f + 30, v[i].dst, 4);
-        f[34] = v[i].sport >> 8;
-        f[35] = v[i].sport & 0xff;
-        f[36] = v[i].dport >> 8;
-        f[37] = v[i].dport & 0xff;
-        f[46] = 0x50;                       /* data offset 5 */
-        sock_send_frame(r.sock, f, sizeof(f));
-        want[v[i].hash % 4]++;
+/* A TCP/IPv4 frame of rss_flows[i] to our address. */
+static void rss_send(Rtl *r, unsigned i)
+{
+    uint8_t f[74] = { 0 };
+
+    memcpy(f, rtl_mac, 6);
+    memcpy(f + 6, peer_mac, 6);
+    f[12] = 0x08;                       /* IPv4 */
+    f[14] = 0x45;
+    f[16] = 0;
+    f[17] = 60;                         /* total length: 20 + 20 + 20 */
+    f[22] = 64;
+    f[23] = 6;                          /* TCP */
+    memcpy(f + 26, rss_flows[i].src, 4);
+    memcpy(f + 30, rss_flows[i].dst, 4);
+    f[34] = rss_flows[i].sport >> 8;
+    f[35] = rss_flows[i].sport & 0xff;
+    f[36] = rss_flows[i].dport >> 8;
+    f[37] = rss_flows[i].dport & 0xff;
+    f[46] = 0x50;                       /* data offset 5 */
+    sock_send_frame(r->sock, f, sizeof(f));
+}
+
+/* How many descriptors of queue q the chip has handed back. */
+static unsigned rss_done(Rtl *r, const RssRings *m, unsigned q)
+{
+    unsigned done = 0, k;
+
+    for (k = 0; k < RSS_SLOTS; k++) {
+        done += !(qtest_readl(r->qts, m->ring[q] + 16 * k) & DescOwn);
     }
-    /* QEMU reads the socket from its main loop: poll like a driver */
-    for (i = 0; i < 2000; i++) {
-        unsigned got = 0;
+    return done;
+}
 
-        step(&r, 100 * 1000);
+/* QEMU reads the socket from its main loop: poll like a driver. */
+static void rss_wait(Rtl *r, const RssRings *m, unsigned total)
+{
+    unsigned i, q, got = 0;
+
+    for (i = 0; i < 2000 && got != total; i++) {
+        step(r, 100 * 1000);
+        got = 0;
         for (q = 0; q < 4; q++) {
-            for (k = 0; k < 8; k++) {
-                got += !(qtest_readl(r.qts, ring[q] + 16 * k) & DescOwn);
-            }
+            got += rss_done(r, m, q);
         }
-        if (got == G_N_ELEMENTS(v)) {
-            break;
+        if (got != total) {
+            g_usleep(1000);
         }
-        g_usleep(1000);
     }
-    for (q = 0; q < 4; q++) {
-        unsigned done = 0;
+    g_assert_cmpuint(got, ==, total);
+}
 
-        for (k = 0; k < 8; k++) {
-            done += !(qtest_readl(r.qts, ring[q] + 16 * k) & DescOwn);
-        }
-        g_assert_cmpuint(done, ==, want[q]);
+static void test_8125b_rss(const void *data)
+{
+    Rtl r;
+    RssRings m;
+    unsigned want[4] = { 0 }, q, i;
+
+    rtl_start(&r, data, NULL);
+    step(&r, 1000 * 1000 * 1000);           /* link at 2500/full */
+    rss_start(&r, &m);
+    for (i = 0; i < G_N_ELEMENTS(rss_flows); i++) {
+        rss_send(&r, i);
+        want[rss_flows[i].hash % 4]++;
     }
+    rss_wait(&r, &m, G_N_ELEMENTS(rss_flows));
+    for (q = 0; q < 4; q++) {
+        g_assert_cmpuint(rss_done(&r, &m, q), ==, want[q]);
+    }
+    rtl_stop(&r);
+}
+
+/* MSI-X table entry `e` aimed at a word of guest RAM (cleared), unmasked. */
+static uint64_t msix_entry_to_ram(Rtl *r, uint16_t e, uint32_t data)
+{
+    uint64_t msg = guest_alloc(&r->alloc, 4);
+    uint64_t at = r->dev->msix_table_off + e * PCI_MSIX_ENTRY_SIZE;
+
+    qtest_writel(r->qts, msg, 0);
+    qpci_io_writel(r->dev, r->dev->msix_table_bar,
+                   at + PCI_MSIX_ENTRY_LOWER_ADDR, (uint32_t)msg);
+    qpci_io_writel(r->dev, r->dev->msix_table_bar,
+                   at + PCI_MSIX_ENTRY_UPPER_ADDR, msg >> 32);
+    qpci_io_writel(r->dev, r->dev->msix_table_bar,
+                   at + PCI_MSIX_ENTRY_DATA, data);
+    qpci_io_writel(r->dev, r->dev->msix_table_bar,
+                   at + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+    return msg;
+}
+
+/*
+ * ISR v2 as Realtek's r8125 uses it with MSI-X (rtl8125_hw_set_isr_ver and
+ * rtl8125_enable_hw_interrupt: INT_CFG0 bit 0, IMR_V2_SET 0xd0c with a bit
+ * per RX queue; rtl8125_interrupt_msix: message n is MSI-X entry n, acked
+ * by writing BIT(n) to ISR_V2 0xd04). Two RSS flows land on queues 0 and 3:
+ * each frame's message goes to its queue's entry, nothing to the others,
+ * and IntrStatus keeps no RxOK. A message masked through IMR_V2_CLEAR
+ * 0xd00 waits in ISR_V2 and goes when IMR_V2_SET unmasks it.
+ */
+static void test_8125b_isr_v2(const void *data)
+{
+    enum { INT_CFG0_8125 = 0x34, IMR_V2_CLEAR = 0xd00, ISR_V2 = 0xd04,
+           IMR_V2_SET = 0xd0c };
+    const unsigned flow_a = 0, flow_b = 3;  /* queues 0 and 3 */
+    Rtl r;
+    RssRings m;
+    uint64_t msg[4];
+    uint16_t e;
+
+    g_assert_cmpuint(rss_flows[flow_a].hash % 4, ==, 0);
+    g_assert_cmpuint(rss_flows[flow_b].hash % 4, ==, 3);
+    rtl_start(&r, data, NULL);
+    step(&r, 1000 * 1000 * 1000);           /* link at 2500/full */
+    qpci_msix_enable(r.dev);
+    for (e = 0; e < 4; e++) {
+        msg[e] = msix_entry_to_ram(&r, e, 0x8120 + e);
+    }
+    rss_start(&r, &m);
+    wr8(&r, INT_CFG0_8125, 0x01);           /* INT_CFG0_ENABLE_8125 */
+    wr32(&r, ISR_V2, 0xffffffff);
+    wr32(&r, IMR_V2_SET, 0x0000000f);       /* ISRIMR_V2_ROK_Q0 << q */
+    g_assert_cmphex(rd32(&r, IMR_V2_SET), ==, 0x0000000f);
+
+    rss_send(&r, flow_a);
+    rss_send(&r, flow_b);
+    rss_wait(&r, &m, 2);
+    g_assert_cmpuint(rss_done(&r, &m, 0), ==, 1);
+    g_assert_cmpuint(rss_done(&r, &m, 3), ==, 1);
+    g_assert_cmphex(qtest_readl(r.qts, msg[0]), ==, 0x8120);
+    g_assert_cmphex(qtest_readl(r.qts, msg[1]), ==, 0);
+    g_assert_cmphex(qtest_readl(r.qts, msg[2]), ==, 0);
+    g_assert_cmphex(qtest_readl(r.qts, msg[3]), ==, 0x8123);
+    g_assert_cmphex(rd32(&r, ISR_V2), ==, 1u << 0 | 1u << 3);
+    g_assert_cmphex(rd32(&r, IntrStatus_8125) & RxOK, ==, 0);
+    wr32(&r, ISR_V2, 1u << 0);              /* write 1 to clear */
+    g_assert_cmphex(rd32(&r, ISR_V2), ==, 1u << 3);
+    wr32(&r, ISR_V2, 1u << 3);
+
+    /* Queue 3's message masked: its next frame pends, no message */
+    qtest_writel(r.qts, msg[0], 0);
+    qtest_writel(r.qts, msg[3], 0);
+    wr32(&r, IMR_V2_CLEAR, 1u << 3);
+    g_assert_cmphex(rd32(&r, IMR_V2_SET), ==, 0x00000007);
+    rss_send(&r, flow_b);
+    rss_wait(&r, &m, 3);
+    g_assert_cmphex(rd32(&r, ISR_V2), ==, 1u << 3);
+    g_assert_cmphex(qtest_readl(r.qts, msg[3]), ==, 0);
+    wr32(&r, IMR_V2_SET, 1u << 3);
+    g_assert_cmphex(qtest_readl(r.qts, msg[3]), ==, 0x8123);
+    g_assert_cmphex(qtest_readl(r.qts, msg[0]), ==, 0);
+    qpci_msix_disable(r.dev);
     rtl_stop(&r);
 }
 
@@ -1793,6 +1907,8 @@ int main(int argc, char **argv)
                         test_8125b_tx_frame);
     qtest_add_data_func("/rtl8168/8125b/msix", &chip_8125b, test_8125b_msix);
     qtest_add_data_func("/rtl8168/8125b/rss", &chip_8125b, test_8125b_rss);
+    qtest_add_data_func("/rtl8168/8125b/isr-v2", &chip_8125b,
+                        test_8125b_isr_v2);
 
     return g_test_run();
 }

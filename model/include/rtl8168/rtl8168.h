@@ -76,7 +76,9 @@ typedef struct rtl8168_host_ops {
   /* Send one message: MSI-X table entry `vector` when MSI-X is enabled
    * (always below the profile's rtl8168_pci_identity.msix_vectors; a masked
    * entry pends, which is the host's MSI-X emulation's business), else the
-   * MSI message (the model then passes vector 0). */
+   * MSI message. Vector 0 unless the guest chose per-queue messages
+   * (rtl8168_chip_info.queue_irqs: ISR v2), whose vector names the event;
+   * with MSI the host then sends its one message for each. */
   void (*msi_notify)(void *opaque, unsigned vector);
   /* Drive the INTx pin (level-triggered). Called on every level change
    * while MSI is disabled; called with 0 when MSI becomes used. */
@@ -230,6 +232,13 @@ typedef struct rtl8168_chip_info {
   /* TX queue 0's and 1's ring base register (low dword; the high one
    * follows at +4): 0x20 and 0x28 on the 8168, 0x20 and 0x2100 on the 8125. */
   uint16_t tx_ring_base[2];
+  /* The RTL8125B's per-queue interrupt registers (docs/R8125.md "ISR v2 and
+   * per-queue vectors"): with INT_CFG0 (0x34) bit 0, INT is ISR_V2 (0xd04,
+   * 32 bits) & IMR_V2 (IMR_V2_SET 0xd0c / IMR_V2_CLEAR 0xd00), one message
+   * per bit (MSI-X entry = bit); without it, ISR1-ISR3 (0x802 + 4 (q - 1),
+   * 16 bits) & IMR1-IMR3 (0x800 + 4 (q - 1)) count in INT beside IntrStatus
+   * & IntrMask. */
+  bool queue_irqs;
 } rtl8168_chip_info;
 
 size_t rtl8168_chip_count(void);

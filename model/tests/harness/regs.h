@@ -34,6 +34,22 @@ inline constexpr uint32_t kMac0Bkp = 0x19e0;
 inline constexpr uint32_t kRssCtrl8125 = 0x4500;
 inline constexpr uint32_t kQNumCtrl8125 = 0x4800;
 inline constexpr uint32_t kRxVlan8125 = 0x00c00000;  // RxConfig RX_VLAN_INNER/OUTER_8125
+// Realtek r8125's per-queue interrupt registers (enum RTL8125_registers):
+// RX queue q's IMRq/ISRq (16 bits) at 0x800/0x802 + 4 (q - 1); ISR v2.
+inline constexpr uint32_t kImr1_8125 = 0x800;
+inline constexpr uint32_t kIsr1_8125 = 0x802;
+inline constexpr uint32_t kImrV2Clear8125 = 0xd00;
+inline constexpr uint32_t kIsrV2_8125 = 0xd04;
+inline constexpr uint32_t kImrV2Set8125 = 0xd0c;
+inline constexpr uint8_t kIntCfg0Enable8125 = 0x01;       // INT_CFG0_ENABLE_8125
+inline constexpr uint32_t kIsrV2RxQ0 = 1u << 0;           // ISRIMR_V2_ROK_Q0 (<< q)
+inline constexpr uint32_t kIsrV2TxQ0 = 1u << 16;          // ISRIMR_TOK_Q0
+inline constexpr uint32_t kIsrV2TxQ1 = 1u << 18;          // ISRIMR_TOK_Q1
+inline constexpr uint32_t kIsrV2LinkChg = 1u << 21;       // ISRIMR_V2_LINKCHG
+inline constexpr uint16_t kRxOK1 = 0x0001;                // ISRq bits
+inline constexpr uint16_t kRxDU1 = 0x0002;
+inline constexpr uint32_t kEnableRxDescV3 = 1u << 24;     // RxConfig EnableRxDescV3
+inline constexpr uint32_t kTnpdsQ1Low8125 = 0x2100;       // TX queue 1's ring
 inline constexpr uint32_t kTxConfig = 0x40;
 inline constexpr uint32_t kRxConfig = 0x44;
 inline constexpr uint32_t kTCTR = 0x48;      // timer count (datasheet "TCTR")
