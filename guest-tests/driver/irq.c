@@ -69,27 +69,74 @@ void rtl_ack_events(struct rtl_priv *tp, u32 bits)
 		rtl_w16(tp, REG_INTRSTATUS, bits);
 }
 
+/*
+ * ISR v1 with several RX queues (the RTL8125B with rss_queues > 1): queues 1.. report their
+ * frames in ISRq, not in IntrStatus; r8125's rtl8125_enable_hw_interrupt writes RxOK1 | RxDU1
+ * to every IMRq, rtl8125_disable_hw_interrupt 0.
+ */
+static void rtl_set_queue_masks(struct rtl_priv *tp, u16 mask)
+{
+	unsigned int q;
+
+	for (q = 1; q < tp->num_rx_queues; q++)
+		rtl_w16(tp, REG_IMR1_8125 + 4 * (q - 1), mask);
+}
+
+/*
+ * The events of one read: IntrStatus, and with several RX queues each ISRq, acked at once
+ * (every ring is polled for them, rtl_schedule_all_rings) and reported as RxOK.
+ */
+static u32 rtl_read_events(struct rtl_priv *tp)
+{
+	u32 status = rtl_get_events(tp);
+	unsigned int q;
+
+	if (tp->num_rx_queues == 1 || status == 0xffffffff)
+		return status;
+	for (q = 1; q < tp->num_rx_queues; q++) {
+		int reg = REG_ISR1_8125 + 4 * (q - 1);
+		u16 s = rtl_r16(tp, reg) & (QUEUE_RXOK | QUEUE_RXDU);
+
+		if (s) {
+			rtl_w16(tp, reg, s);
+			status |= INT_RXOK;
+		}
+	}
+	return status;
+}
+
 /* what a read of IntrStatus returns when the device is gone */
 static u32 rtl_events_gone(struct rtl_priv *tp)
 {
 	return tp->r8125 ? 0xffffffff : 0xffff;
 }
 
+/* ISR v2 (irq_v2.c) keeps IntrMask 0 and unmasks its messages in IMR_V2 (r8125
+ * rtl8125_enable_hw_interrupt / rtl8125_disable_hw_interrupt) */
 void rtl_irq_enable(struct rtl_priv *tp)
 {
 	tp->intr_mask = 0xffffffff;
+	if (tp->isr_v2) {
+		rtl_w32(tp, REG_IMR_V2_SET_8125, rtl_isr_v2_mask(tp));
+		return;
+	}
+	rtl_set_queue_masks(tp, QUEUE_RXOK | QUEUE_RXDU);
 	rtl_set_irq_mask(tp, INTR_EVENTS);
 }
 
 void rtl_irq_disable(struct rtl_priv *tp)
 {
+	if (tp->isr_v2)
+		rtl_w32(tp, REG_IMR_V2_CLEAR_8125, 0xffffffff);
+	else
+		rtl_set_queue_masks(tp, 0);
 	rtl_set_irq_mask(tp, 0);
 }
 
 /*
- * Several RX rings behind one vector (the RTL8125B with rss_queues > 1, ISR v1: IntrStatus
- * RxOK stands for every queue, docs/R8125.md): the NAPI events are masked in IntrMask and
- * every ring's NAPI is scheduled; the last poll to complete unmasks, so a frame that reached a
+ * Several RX rings behind one vector (the RTL8125B with rss_queues > 1, ISR v1: queue 0 in
+ * IntrStatus, queues 1.. in ISRq, rtl_read_events): the NAPI events are masked in IntrMask and
+ * every IMRq, and every ring's NAPI is scheduled; the last poll to complete unmasks, so a frame that reached a
  * ring whose poll had already finished latches RxOK and is a new edge at that unmask. The
  * hardware mask is used whatever irq_ack_loop says (that episode is an 8168c one).
  */
@@ -99,6 +146,7 @@ static void rtl_schedule_all_rings(struct rtl_priv *tp)
 
 	if (atomic_read(&tp->napi_pending))
 		return; /* polls still running: they see the new frames or the unmask does */
+	rtl_set_queue_masks(tp, 0);
 	rtl_set_irq_mask(tp, INTR_EVENTS & ~NAPI_EVENTS);
 	tp->intr_mask = ~(u32)NAPI_EVENTS;
 	atomic_set(&tp->napi_pending, tp->num_rx_queues);
@@ -133,7 +181,7 @@ irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 	u32 status;
 
 	tp->sw.irq_total++;
-	status = rtl_get_events(tp);
+	status = rtl_read_events(tp);
 	while (status && status != gone) {
 		u32 seen = status & tp->intr_mask;
 
@@ -179,7 +227,7 @@ irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 		}
 		if (!rtl_irq_ack_loop)
 			break;
-		status = rtl_get_events(tp);
+		status = rtl_read_events(tp);
 		if (status && status != gone)
 			tp->sw.irq_loops++;
 	}
@@ -188,7 +236,7 @@ irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 	return IRQ_RETVAL(handled);
 }
 
-/* one NAPI per RX ring; ring 0's also reclaims TX */
+/* one NAPI per RX ring; ring 0's also reclaims TX. ISR v2: each ring unmasks its own messages */
 int rtl_napi_poll(struct napi_struct *napi, int budget)
 {
 	struct rtl_rx_ring *ring = container_of(napi, struct rtl_rx_ring, napi);
@@ -201,7 +249,9 @@ int rtl_napi_poll(struct napi_struct *napi, int budget)
 	work = rtl_rx_poll(ring, budget);
 	if (work < budget && napi_complete_done(napi, work)) {
 		/* unmasking with events latched gives the NIC a new 0->1 edge */
-		if (tp->num_rx_queues == 1 || atomic_dec_and_test(&tp->napi_pending))
+		if (tp->isr_v2)
+			rtl_isr_v2_unmask_ring(ring);
+		else if (tp->num_rx_queues == 1 || atomic_dec_and_test(&tp->napi_pending))
 			rtl_irq_enable(tp);
 	}
 	return work;

@@ -256,7 +256,7 @@ static void rtl_down(struct rtl_priv *tp)
 	for (q = 0; q < tp->num_rx_queues; q++)
 		napi_disable(&tp->rx[q].napi);
 	rtl_hw_stop(tp);
-	synchronize_irq(pci_irq_vector(tp->pdev, 0));
+	rtl_sync_irqs(tp);
 	rtl_tx_clear(tp);
 }
 
@@ -305,8 +305,7 @@ static int rtl_open(struct net_device *dev)
 	ret = rtl_rx_init(tp);
 	if (ret)
 		goto err_tx;
-	ret = request_irq(pci_irq_vector(tp->pdev, 0), rtl_interrupt,
-			  tp->msi ? 0 : IRQF_SHARED, dev->name, dev);
+	ret = rtl_request_irqs(tp);
 	if (ret)
 		goto err_rx;
 
@@ -333,7 +332,7 @@ static int rtl_stop(struct net_device *dev)
 	rtl_phy_stop(tp);
 	netif_carrier_off(dev);
 	tp->link_up = false;
-	free_irq(pci_irq_vector(tp->pdev, 0), dev);
+	rtl_free_irqs(tp);
 	rtl_rx_free(tp);
 	rtl_tx_free(tp);
 	return 0;
@@ -411,6 +410,13 @@ static int rtl_alloc_irq(struct rtl_priv *tp)
 	unsigned int types = use_intx ? intx : (PCI_IRQ_MSI | intx);
 	int n;
 
+	if (tp->r8125 && rtl_isr_v2) {
+		if (use_intx) {
+			dev_err(&tp->pdev->dev, "isr_v2=1 needs MSI-X: use_intx=1 contradicts it\n");
+			return -EINVAL;
+		}
+		return rtl_alloc_irq_v2(tp); /* irq_v2.c */
+	}
 	/* the RTL8125 offers MSI-X (r8169 PCI_IRQ_ALL_TYPES): one vector, ISR v1 */
 	if (tp->r8125 && !use_intx)
 		types |= PCI_IRQ_MSIX;
@@ -576,8 +582,10 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		    tp->xid, dev->dev_addr, pci_irq_vector(pdev, 0),
 		    pdev->msix_enabled ? "MSI-X" : tp->msi ? "MSI" : "INTx");
 	if (tp->r8125)
-		netdev_info(dev, "rss_queues=%u (%s)\n", tp->num_rx_queues,
-			    tp->num_rx_queues > 1 ? "RSS over IPv4/IPv6 TCP/UDP, ISR v1" : "RSS off");
+		netdev_info(dev, "rss_queues=%u (%s), %s\n", tp->num_rx_queues,
+			    tp->num_rx_queues > 1 ? "RSS over IPv4/IPv6 TCP/UDP" : "RSS off",
+			    tp->isr_v2 ? "ISR v2: a vector per RX queue, TX queue 0 and the link" :
+					 "ISR v1: one vector");
 	if (tp->evl)
 		netdev_info(dev, "evl_sw_pad=%d evl_fix_tso=%d\n", rtl_evl_sw_pad, rtl_evl_fix_tso);
 	netdev_info(dev, "txpoll_rekick=%d irq_ack_loop=%d tx_dma_burst=%d\n", rtl_txpoll_rekick,

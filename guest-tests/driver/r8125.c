@@ -19,8 +19,8 @@
  * indirection table at RSS_INDIRECTION_TBL_8125_V2 (rtl8125_store_reta: entry i in byte i & 3
  * of the word at 0x4700 + (i & ~3)) and RSS_CTRL_8125 with the IPv4/IPv6 TCP/UDP hash types,
  * the indirection mask and the ring count (_rtl8125_set_rss_hash_opt, rtl8125_config_rss).
- * Interrupts stay ISR v1 (INT_CFG0 bit 0 clear): one vector, IntrStatus RxOK for every queue
- * (irq.c). The RSS hash in the RX descriptor needs the 32-byte RxDescV3, which this driver
+ * Interrupts are ISR v1 (INT_CFG0 bit 0 clear): one vector, IntrStatus RxOK for every queue
+ * (irq.c), or with isr_v2=1 ISR v2 with a vector per queue (irq_v2.c). The RSS hash in the RX descriptor needs the 32-byte RxDescV3, which this driver
  * does not use.
  */
 #include <linux/delay.h>
@@ -122,7 +122,10 @@ void rtl_hw_start_8125(struct rtl_priv *tp)
 	for (i = 0; i < INT_MITI_8125_LEN; i += 4)
 		rtl_w32(tp, REG_INT_MITI_8125 + i, 0);
 	rtl_w16(tp, REG_INT_CFG1_8125, 0);
-	rtl_w8(tp, REG_INT_CFG0_8125, 0); /* ISR v1 */
+	/* rtl8125_hw_set_isr_ver: ISR v2 with isr_v2=1 (irq_v2.c), else v1; nothing pending */
+	rtl_w8(tp, REG_INT_CFG0_8125, tp->isr_v2 ? INT_CFG0_ENABLE_8125 : 0);
+	if (tp->isr_v2)
+		rtl_w32(tp, REG_ISR_V2_8125, 0xffffffff);
 
 	rtl_w16(tp, REG_PCIE_382_8125, 0x221b);
 	rtl_w32(tp, REG_RSS_CTRL_8125, 0);

@@ -67,17 +67,32 @@
 /*
  * ---- RTL8125B (r8169 VER_63; r8169 enum rtl8125_registers, r8125 enum RTL8125_registers) ----
  */
-#define REG_INT_CFG0_8125 0x34 /* 8 bits; bit 0 INT_CFG0_ENABLE_8125 (ISR v2), left 0 here */
+#define REG_INT_CFG0_8125 0x34 /* 8 bits; bit 0 INT_CFG0_ENABLE_8125 selects ISR v2 */
+#define INT_CFG0_ENABLE_8125 BIT(0)
 #define REG_INTRMASK_8125 0x38 /* 32 bits */
 #define REG_INTRSTATUS_8125 0x3c /* 32 bits, write 1 to clear */
 #define REG_INT_CFG1_8125 0x7a
 #define REG_TXPOLL_8125 0x90 /* 16 bits, bit q rings TX queue q */
 #define REG_PCIE_382_8125 0x382
+/* ISR v2 (r8125 rtl8125_hw_set_isr_ver, docs/R8125.md "ISR v2 and per-queue vectors"): one
+ * bit per message = MSI-X entry, write 1 to clear; a 1 written to SET unmasks, to CLEAR masks */
+#define REG_IMR_V2_CLEAR_8125 0x0d00
+#define REG_ISR_V2_8125 0x0d04
+#define REG_IMR_V2_SET_8125 0x0d0c
+#define ISR_V2_MSG_TX0 16  /* ISRIMR_TOK_Q0: TX queue 0 handed back a frame */
+#define ISR_V2_MSG_LINK 21 /* ISRIMR_V2_LINKCHG */
+#define RTL_MSIX_VECTORS_8125 32 /* R8125_MAX_MSIX_VEC_8125B: the capability's table size */
 #define REG_INT_MITI_8125 0xa00 /* moderation block, 0xa00-0xa7f on VER_63 */
 #define INT_MITI_8125_LEN 0x80
 #define REG_MISC_1880_8125 0x1880
 #define REG_MAC0_BKP 0x19e0 /* the station address the chip autoloaded */
 #define REG_RDSAR_Q1_LOW_8125 0x4000 /* RX queue q > 0: 0x4000 + 8 (q - 1), low then high */
+/* ISR v1 with several RX queues: queue q > 0 reports in ISRq, masked by IMRq (16 bits each,
+ * r8125 IMR1_8125 / ISR1_8125; docs/R8125.md "ISR v1 with several queues") */
+#define REG_IMR1_8125 0x800 /* IMRq at 0x800 + 4 (q - 1) */
+#define REG_ISR1_8125 0x802 /* ISRq at 0x802 + 4 (q - 1), write 1 to clear */
+#define QUEUE_RXOK BIT(0)   /* r8125 RxOK1 */
+#define QUEUE_RXDU BIT(1)   /* r8125 RxDU1: the queue found no descriptor */
 #define REG_RSS_CTRL_8125 0x4500
 #define REG_RSS_KEY_8125 0x4600
 #define REG_RSS_INDIR_8125 0x4700 /* r8125 RSS_INDIRECTION_TBL_8125_V2: 128 one-byte entries */
@@ -221,6 +236,13 @@ struct rtl_rx_ring {
 	u64 multicast;
 };
 
+/* an MSI-X vector of ISR v2 and the message it serves (irq_v2.c) */
+struct rtl_vector {
+	struct rtl_priv *tp;
+	unsigned int msg; /* ISR_V2 bit = MSI-X entry */
+	char name[IFNAMSIZ + 8];
+};
+
 struct rtl_priv {
 	void __iomem *mmio;
 	struct pci_dev *pdev;
@@ -247,6 +269,9 @@ struct rtl_priv {
 	bool g_class; /* RTL8168h/8111h (XID 0x541, r8169 VER_46): MAC OCP, GPHY_OCP, MCU */
 	bool r8125; /* RTL8125B (10ec:8125, XID 0x641, r8169 VER_63) */
 	bool msi; /* MSI or MSI-X */
+	bool isr_v2; /* RTL8125B with isr_v2=1: a vector per RX queue, TX queue 0 and the link */
+	struct rtl_vector vec[RTL_MAX_RX_QUEUES + 2];
+	unsigned int num_vectors; /* vectors requested: 1 (ISR v1) or queues + 2 */
 	bool link_up;
 	int speed; /* SPEED_* */
 	int duplex;
@@ -269,6 +294,7 @@ extern int rtl_syserr_pcierr;
 extern int rtl_rx_spill_fix;
 extern int rtl_tx_reset_bql;
 extern int rtl_rss_queues;
+extern int rtl_isr_v2;
 
 static inline u8 rtl_r8(struct rtl_priv *tp, int reg) { return readb(tp->mmio + reg); }
 static inline u16 rtl_r16(struct rtl_priv *tp, int reg) { return readw(tp->mmio + reg); }
@@ -310,6 +336,14 @@ void rtl_irq_disable(struct rtl_priv *tp);
 u32 rtl_get_events(struct rtl_priv *tp);
 void rtl_ack_events(struct rtl_priv *tp, u32 bits);
 u32 rtl_get_irq_mask(struct rtl_priv *tp);
+
+/* irq_v2.c: the RTL8125B's ISR v2, a message per event on its own MSI-X vector */
+int rtl_alloc_irq_v2(struct rtl_priv *tp);
+int rtl_request_irqs(struct rtl_priv *tp);
+void rtl_free_irqs(struct rtl_priv *tp);
+void rtl_sync_irqs(struct rtl_priv *tp);
+u32 rtl_isr_v2_mask(struct rtl_priv *tp);
+void rtl_isr_v2_unmask_ring(struct rtl_rx_ring *ring);
 
 /* phy.c */
 int rtl_mdio_read(struct rtl_priv *tp, int reg);

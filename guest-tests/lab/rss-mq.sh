@@ -13,7 +13,11 @@
 #     about 1e-4);
 #   - the queues' sum is the device's RX count (the tally's rx_packets, counted by the chip) and
 #     the driver's (rx_packets), and nothing was dropped or missed (tally rx_missed, the DUT's
-#     /proc/net/dev error and drop columns).
+#     /proc/net/dev error and drop columns);
+#   - with --params "rss_queues=4 isr_v2=1" (ISR v2, a vector per RX queue, TX queue 0 and the
+#     link; guest-tests/driver/irq_v2.c): each RX queue's vector fired (its /proc/interrupts
+#     line "<if>-rx-<q>" grew; the chip sends message q only for frames queue q wrote back), and
+#     so did TX queue 0's (the DUT's ACKs); with ISR v1 the one vector carries everything.
 #   --arg flows=16 --arg bytes=262144 --arg dgrams=64 --arg queues=4
 # lab-dut-props: chip=8125b
 # lab-programs: verify-tool
@@ -32,8 +36,18 @@ dut_losses() { awk -v i="$IFA:" '$1 == i { print $4 + $5 + $6 + $7 + $12 + $13 }
 set -- $(queue_counts)
 [ "$#" -eq "$queues" ] ||
   lab_fail "the DUT's driver reports $# RX queues, not $queues (run with --params rss_queues=$queues; params '$LAB_params')"
-irqkind="$(grep -E " $IFA\$" /proc/interrupts | grep -oE 'PCI-MSI[X]?|IO-APIC' | head -n1)"
-lab_log "rss: $queues RX queues, irq ${irqkind:-?}, $(ethtool -i "$IFA" | grep firmware-version)"
+irqkind="$(grep -E " $IFA(-[a-z0-9-]+)?\$" /proc/interrupts | grep -oE 'PCI-MSI[X]?|IO-APIC' | head -n1)"
+# ISR v2: the driver names a vector per message ($IFA-rx-<q>, $IFA-tx-0, $IFA-link)
+vectors=""
+grep -qE " $IFA-rx-0\$" /proc/interrupts && vectors="$(i=0; while [ "$i" -lt "$queues" ]; do
+  printf '%s ' "$IFA-rx-$i"; i=$((i + 1)); done; echo "$IFA-tx-0")"
+# the interrupts a vector named $1 took, summed over the CPUs
+vector_count() {
+  awk -v n="$1" '$NF == n { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' \
+    /proc/interrupts
+}
+vector_counts() { for v in $vectors; do printf '%s ' "$(vector_count "$v")"; done; }
+lab_log "rss: $queues RX queues, irq ${irqkind:-?}, vectors: ${vectors:-one (ISR v1)}"
 
 # The DUT's receive windows capped at 32 KiB a flow (22 full frames): 16 TCP flows then keep
 # at most about 350 frames in flight, fewer than one ring's 256 descriptors even when half the
@@ -49,7 +63,7 @@ guest_wait 30 ping -6 -c 1 -W 1 fd00:9::2 >/dev/null 2>&1 || lab_fail "no IPv6 p
 
 qs0="$(queue_counts)"; tally0=$(lab_stat rx_packets)
 drv0=$(cat "/sys/class/net/$IFA/statistics/rx_packets")
-miss0=$(lab_stat rx_missed); loss0=$(dut_losses)
+miss0=$(lab_stat rx_missed); loss0=$(dut_losses); vec0="$(vector_counts)"
 
 # the receivers first (each writes its ready file), then every sender at once
 i=0; pids=""
@@ -113,6 +127,16 @@ tally=$((tally1 - tally0)); drv=$((drv1 - drv0))
 miss=$(($(lab_stat rx_missed) - miss0)); loss=$(($(dut_losses) - loss0))
 lab_result "rx_queues=$queues${per} sum=$sum device_rx_packets=$tally driver_rx_packets=$drv rx_missed=$miss dut_losses=$loss"
 [ -z "$empty" ] || bad="$bad; RX queue(s)$empty received nothing from $((2 * flows)) flows"
+if [ -n "$vectors" ]; then
+  vec1="$(vector_counts)"; vper=""; k=1
+  for v in $vectors; do
+    d=$(($(echo "$vec1" | cut -d' ' -f$k) - $(echo "$vec0" | cut -d' ' -f$k)))
+    vper="$vper ${v#"$IFA"-}=$d"
+    [ "$d" -gt 0 ] || bad="$bad; vector $v took no interrupt (ISR v2: its message never fired)"
+    k=$((k + 1))
+  done
+  lab_result "isr_v2 vectors:$vper"
+fi
 [ "$sum" -eq "$tally" ] || bad="$bad; the queues received $sum frames, the device counted $tally"
 [ "$sum" -eq "$drv" ] || bad="$bad; the queues received $sum frames, the driver counted $drv"
 [ "$miss" -eq 0 ] && [ "$loss" -eq 0 ] ||

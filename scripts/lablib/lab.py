@@ -156,7 +156,7 @@ def validate(s: Spec) -> str:
     if not os.access(q, os.X_OK):
         raise HarnessError(f"no QEMU at {q}: scripts/build-qemu (or set RTL8168_QEMU)")
     for p in s.params.split():
-        if not re.match(r"^[a-z_]+=[0-9A-Za-z_]+$", p):
+        if not re.match(r"^[a-z][a-z0-9_]*=[0-9A-Za-z_]+$", p):
             raise HarnessError(f"--params: '{p}' is not name=value")
     qemu.check_props(s.dut_props, "--dut-props")
     qemu.check_props(s.partner_props, "--partner-props")
