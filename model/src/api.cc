@@ -107,7 +107,8 @@ int rtl8168_chip_at(size_t index, rtl8168_chip_info* out) {
                            .doorbell_bits = {profile_ring(p, RingDir::Tx, 0)->doorbell,
                                              profile_ring(p, RingDir::Tx, 1)->doorbell},
                            .tx_ring_base = {profile_ring(p, RingDir::Tx, 0)->base_lo,
-                                            profile_ring(p, RingDir::Tx, 1)->base_lo}};
+                                            profile_ring(p, RingDir::Tx, 1)->base_lo},
+                           .link_mbps = phy_best_mbps(p.phy_model)};
   return 0;
 }
 

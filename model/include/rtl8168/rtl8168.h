@@ -224,6 +224,9 @@ typedef struct rtl8168_chip_info {
   /* TX queue 0's and 1's ring base register (low dword; the high one
    * follows at +4): 0x20 and 0x28 on the 8168, 0x20 and 0x2100 on the 8125. */
   uint16_t tx_ring_base[2];
+  /* The fastest mode of its PHY (Mbit/s): the speed it links at with a
+   * partner that has every mode (1000; 2500 for the RTL8125's 2.5G PHY). */
+  uint32_t link_mbps;
 } rtl8168_chip_info;
 
 size_t rtl8168_chip_count(void);
