@@ -98,7 +98,8 @@ if(RTL8168_PLANT_TESTS)
   set(RTL8168_PLANTS r8169-rx-csum-ignore-fail r8169-vlan-tag-noswab r8169-tso6-gtsenv4
                      r8169-mc-filter-noswab
                      r8169-ignore-tx-timeout r8169-warn-shutdown r8169-close-keeps-phy
-                     r8169-tx-no-wake r8169-napi-over-budget)
+                     r8169-tx-no-wake r8169-napi-over-budget
+                     r8169-resume-no-reinit r8169-runtime-wol-saved r8169-wol-magic-config5)
   set(RTL8168_PLANT_TESTS_LIST plants.stock.6.1)
   add_test(NAME plants.stock.6.1
     COMMAND ${RTL8168_REGRESS_PY} ${RTL8168_SRC}/scripts/regress_lib/plant_check.py stock --kernel 6.1)

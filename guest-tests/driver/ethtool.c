@@ -35,7 +35,7 @@ static void rtl_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info
 	strscpy(info->driver, DRV_NAME, sizeof(info->driver));
 	strscpy(info->bus_info, pci_name(tp->pdev), sizeof(info->bus_info));
 	snprintf(info->fw_version, sizeof(info->fw_version), "XID %03x %s", tp->xid,
-		 tp->msi ? "MSI" : "INTx");
+		 tp->pdev->msix_enabled ? "MSI-X" : tp->msi ? "MSI" : "INTx");
 }
 
 static const char rtl_tally_names[][ETH_GSTRING_LEN] = {
@@ -53,18 +53,38 @@ static const char rtl_sw_names[][ETH_GSTRING_LEN] = {
 
 #define N_TALLY ARRAY_SIZE(rtl_tally_names)
 #define N_SW ARRAY_SIZE(rtl_sw_names)
+#define N_PER_QUEUE 2 /* rx_queue_<q>_packets, rx_queue_<q>_bytes */
+
+/* the per-RX-queue counters: on the RTL8125 only (the 8168s' list is unchanged) */
+static unsigned int rtl_n_queue_stats(struct rtl_priv *tp)
+{
+	return tp->r8125 ? N_PER_QUEUE * tp->num_rx_queues : 0;
+}
 
 static int rtl_get_sset_count(struct net_device *dev, int sset)
 {
-	return sset == ETH_SS_STATS ? N_TALLY + N_SW : -EOPNOTSUPP;
+	struct rtl_priv *tp = netdev_priv(dev);
+
+	return sset == ETH_SS_STATS ? N_TALLY + N_SW + rtl_n_queue_stats(tp) : -EOPNOTSUPP;
 }
 
 static void rtl_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
+	struct rtl_priv *tp = netdev_priv(dev);
+	unsigned int q;
+
 	if (sset != ETH_SS_STATS)
 		return;
 	memcpy(data, rtl_tally_names, sizeof(rtl_tally_names));
-	memcpy(data + sizeof(rtl_tally_names), rtl_sw_names, sizeof(rtl_sw_names));
+	data += sizeof(rtl_tally_names);
+	memcpy(data, rtl_sw_names, sizeof(rtl_sw_names));
+	data += sizeof(rtl_sw_names);
+	if (!tp->r8125)
+		return;
+	for (q = 0; q < tp->num_rx_queues; q++) {
+		ethtool_sprintf(&data, "rx_queue_%u_packets", q);
+		ethtool_sprintf(&data, "rx_queue_%u_bytes", q);
+	}
 }
 
 static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *stats, u64 *d)
@@ -113,6 +133,11 @@ static void rtl_get_ethtool_stats(struct net_device *dev, struct ethtool_stats *
 	d[12] = owned;
 	d[13] = s->syserr;
 	d[14] = s->rx_fragments;
+	d += N_SW;
+	for (i = 0; i < rtl_n_queue_stats(tp) / N_PER_QUEUE; i++) {
+		*d++ = READ_ONCE(tp->rx[i].packets);
+		*d++ = READ_ONCE(tp->rx[i].bytes);
+	}
 }
 
 static int rtl_get_link_ksettings(struct net_device *dev, struct ethtool_link_ksettings *cmd)
@@ -124,6 +149,10 @@ static int rtl_get_link_ksettings(struct net_device *dev, struct ethtool_link_ks
 
 	ethtool_convert_legacy_u32_to_link_mode(cmd->link_modes.supported, sup);
 	ethtool_convert_legacy_u32_to_link_mode(cmd->link_modes.advertising, sup & ~SUPPORTED_MII);
+	if (tp->r8125) { /* the integrated 2.5G PHY advertises 2500BASE-T from power-on */
+		ethtool_link_ksettings_add_link_mode(cmd, supported, 2500baseT_Full);
+		ethtool_link_ksettings_add_link_mode(cmd, advertising, 2500baseT_Full);
+	}
 	cmd->base.port = PORT_MII;
 	cmd->base.phy_address = 0;
 	cmd->base.autoneg = AUTONEG_ENABLE;

@@ -38,15 +38,76 @@
 
 #include "rtl8168sim.h"
 
+/*
+ * The interrupt registers: 16-bit IntrMask 0x3c / IntrStatus 0x3e on the 8168s, 32-bit
+ * IntrMask_8125 0x38 / IntrStatus_8125 0x3c on the RTL8125 (r8169 rtl_irq_enable,
+ * rtl_irq_disable, rtl_get_events, rtl_ack_events). The 8125's low bits are the 8168's events.
+ */
+static void rtl_set_irq_mask(struct rtl_priv *tp, u32 mask)
+{
+	if (tp->r8125)
+		rtl_w32(tp, REG_INTRMASK_8125, mask);
+	else
+		rtl_w16(tp, REG_INTRMASK, mask);
+}
+
+u32 rtl_get_irq_mask(struct rtl_priv *tp)
+{
+	return tp->r8125 ? rtl_r32(tp, REG_INTRMASK_8125) : rtl_r16(tp, REG_INTRMASK);
+}
+
+u32 rtl_get_events(struct rtl_priv *tp)
+{
+	return tp->r8125 ? rtl_r32(tp, REG_INTRSTATUS_8125) : rtl_r16(tp, REG_INTRSTATUS);
+}
+
+void rtl_ack_events(struct rtl_priv *tp, u32 bits)
+{
+	if (tp->r8125)
+		rtl_w32(tp, REG_INTRSTATUS_8125, bits);
+	else
+		rtl_w16(tp, REG_INTRSTATUS, bits);
+}
+
+/* what a read of IntrStatus returns when the device is gone */
+static u32 rtl_events_gone(struct rtl_priv *tp)
+{
+	return tp->r8125 ? 0xffffffff : 0xffff;
+}
+
 void rtl_irq_enable(struct rtl_priv *tp)
 {
-	tp->intr_mask = 0xffff;
-	rtl_w16(tp, REG_INTRMASK, INTR_EVENTS);
+	tp->intr_mask = 0xffffffff;
+	rtl_set_irq_mask(tp, INTR_EVENTS);
 }
 
 void rtl_irq_disable(struct rtl_priv *tp)
 {
-	rtl_w16(tp, REG_INTRMASK, 0);
+	rtl_set_irq_mask(tp, 0);
+}
+
+/*
+ * Several RX rings behind one vector (the RTL8125B with rss_queues > 1, ISR v1: IntrStatus
+ * RxOK stands for every queue, docs/R8125.md): the NAPI events are masked in IntrMask and
+ * every ring's NAPI is scheduled; the last poll to complete unmasks, so a frame that reached a
+ * ring whose poll had already finished latches RxOK and is a new edge at that unmask. The
+ * hardware mask is used whatever irq_ack_loop says (that episode is an 8168c one).
+ */
+static void rtl_schedule_all_rings(struct rtl_priv *tp)
+{
+	unsigned int q;
+
+	if (atomic_read(&tp->napi_pending))
+		return; /* polls still running: they see the new frames or the unmask does */
+	rtl_set_irq_mask(tp, INTR_EVENTS & ~NAPI_EVENTS);
+	tp->intr_mask = ~(u32)NAPI_EVENTS;
+	atomic_set(&tp->napi_pending, tp->num_rx_queues);
+	for (q = 0; q < tp->num_rx_queues; q++) {
+		if (napi_schedule_prep(&tp->rx[q].napi))
+			__napi_schedule(&tp->rx[q].napi);
+		else if (atomic_dec_and_test(&tp->napi_pending))
+			rtl_irq_enable(tp);
+	}
 }
 
 /* r8169 rtl8169_pcierr_interrupt (6.1): report and clear PCI_STATUS errors, reset the chip */
@@ -67,17 +128,18 @@ irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 {
 	struct net_device *dev = dev_instance;
 	struct rtl_priv *tp = netdev_priv(dev);
+	u32 gone = rtl_events_gone(tp);
 	bool handled = false;
-	u16 status;
+	u32 status;
 
 	tp->sw.irq_total++;
-	status = rtl_r16(tp, REG_INTRSTATUS);
-	while (status && status != 0xffff) {
-		u16 seen = status & tp->intr_mask;
+	status = rtl_get_events(tp);
+	while (status && status != gone) {
+		u32 seen = status & tp->intr_mask;
 
 		handled = true;
 		/* old: ack what the software mask lets through; fixed: ack all that was read */
-		rtl_w16(tp, REG_INTRSTATUS, rtl_irq_ack_loop ? status : seen);
+		rtl_ack_events(tp, rtl_irq_ack_loop ? status : seen);
 
 		/*
 		 * SYSErr (bit 15) is not enabled in IntrMask; it arrives with an enabled event.
@@ -104,19 +166,21 @@ irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 		}
 		if (seen & INT_RXOVERFLOW)
 			tp->sw.rx_overflow++;
-		if ((seen & NAPI_EVENTS) && napi_schedule_prep(&tp->napi)) {
+		if ((seen & NAPI_EVENTS) && tp->num_rx_queues > 1) {
+			rtl_schedule_all_rings(tp);
+		} else if ((seen & NAPI_EVENTS) && napi_schedule_prep(&tp->rx[0].napi)) {
 			if (rtl_irq_ack_loop) {
 				/* fixed: mask the NAPI events in hardware until the poll ends */
-				rtl_w16(tp, REG_INTRMASK, INTR_EVENTS & ~NAPI_EVENTS);
-				tp->intr_mask = (u16)~NAPI_EVENTS;
+				rtl_set_irq_mask(tp, INTR_EVENTS & ~NAPI_EVENTS);
+				tp->intr_mask = ~(u32)NAPI_EVENTS;
 			}
 			/* old: IntrMask and tp->intr_mask stay as they are (software-only) */
-			__napi_schedule(&tp->napi);
+			__napi_schedule(&tp->rx[0].napi);
 		}
 		if (!rtl_irq_ack_loop)
 			break;
-		status = rtl_r16(tp, REG_INTRSTATUS);
-		if (status && status != 0xffff)
+		status = rtl_get_events(tp);
+		if (status && status != gone)
 			tp->sw.irq_loops++;
 	}
 	if (!handled)
@@ -124,17 +188,21 @@ irqreturn_t rtl_interrupt(int irq, void *dev_instance)
 	return IRQ_RETVAL(handled);
 }
 
+/* one NAPI per RX ring; ring 0's also reclaims TX */
 int rtl_napi_poll(struct napi_struct *napi, int budget)
 {
-	struct rtl_priv *tp = container_of(napi, struct rtl_priv, napi);
+	struct rtl_rx_ring *ring = container_of(napi, struct rtl_rx_ring, napi);
+	struct rtl_priv *tp = ring->tp;
 	int work;
 
 	tp->sw.napi_polls++;
-	rtl_tx_complete(tp, budget);
-	work = rtl_rx_poll(tp, budget);
+	if (ring->index == 0)
+		rtl_tx_complete(tp, budget);
+	work = rtl_rx_poll(ring, budget);
 	if (work < budget && napi_complete_done(napi, work)) {
 		/* unmasking with events latched gives the NIC a new 0->1 edge */
-		rtl_irq_enable(tp);
+		if (tp->num_rx_queues == 1 || atomic_dec_and_test(&tp->napi_pending))
+			rtl_irq_enable(tp);
 	}
 	return work;
 }

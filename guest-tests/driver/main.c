@@ -66,9 +66,15 @@ module_param_named(tx_reset_bql, rtl_tx_reset_bql, int, 0644);
 MODULE_PARM_DESC(tx_reset_bql,
 		 "1 (fixed, r8169 rtl8169_tx_clear): the reset path that drops the TX ring also resets the byte queue limits (netdev_reset_queue); 0 (old): it does not, so BQL still counts the dropped bytes in flight");
 
+/* RTL8125B RX queues with RSS (r8125's multi-queue mode; r8169 uses one queue) */
+int rtl_rss_queues = 1;
+module_param_named(rss_queues, rtl_rss_queues, int, 0444);
+MODULE_PARM_DESC(rss_queues,
+		 "RTL8125B: RX queues, 1..4 (default 1, as r8169); more than one spreads flows over the queues with RSS (IPv4/IPv6 TCP/UDP hash types), one NAPI per queue. Ignored on the 8168s");
+
 static bool auto_bind;
 module_param(auto_bind, bool, 0444);
-MODULE_PARM_DESC(auto_bind, "1: claim every 10ec:8168 device on load (default 0: bind only via driver_override/new_id)");
+MODULE_PARM_DESC(auto_bind, "1: claim every 10ec:8168 and 10ec:8125 device on load (default 0: bind only via driver_override/new_id)");
 
 /* ---- chip start / stop ---- */
 
@@ -95,9 +101,9 @@ static void rtl_chip_reset(struct rtl_priv *tp)
 void rtl_hw_stop(struct rtl_priv *tp)
 {
 	rtl_irq_disable(tp);
-	rtl_w16(tp, REG_INTRSTATUS, 0xffff);
+	rtl_ack_events(tp, 0xffffffff);
 	rtl_w32(tp, REG_RXCONFIG, rtl_r32(tp, REG_RXCONFIG) & ~RX_ACCEPT_MASK);
-	if (tp->g_class) {
+	if (tp->g_class || tp->r8125) {
 		/* VER_40..: RXDV gate and FIFO-empty waits instead of StopReq (ocp.c) */
 		rtl_cleanup_8168g(tp);
 	} else {
@@ -146,17 +152,32 @@ static u32 rtl_txconfig(struct rtl_priv *tp)
 	return TXCFG_IFG | burst << TXCFG_MXDMA_SHIFT;
 }
 
-/* rtl_init_rxcfg: RX_EARLY_OFF on VER_40..53 (RxConfig 0xCF00), else 0xC700 */
+/*
+ * rtl_init_rxcfg: RX_EARLY_OFF on VER_40..53 (RxConfig 0xCF00), the 8125's fetch/burst/pause
+ * value on VER_63, else 0xC700. On the 8125 RX VLAN tag removal is RxConfig bits 22/23
+ * (rtl_set_rx_config_features), not CPlusCmd.
+ */
 static u32 rtl_rxcfg_base(struct rtl_priv *tp)
 {
+	if (tp->r8125)
+		return RXCFG_BASE_8125 |
+		       (tp->dev->features & NETIF_F_HW_VLAN_CTAG_RX ? RXCFG_VLAN_8125 : 0);
 	return tp->g_class ? RXCFG_BASE | RXCFG_EARLY_OFF : RXCFG_BASE;
 }
 
-/* rtl_hw_start_8168() reduced to what the 8168c/evl/h need; rings must be armed */
+static void rtl_hw_start_common(struct rtl_priv *tp);
+
+/* rtl_hw_start_8168() / rtl_hw_start_8125() reduced to what these chips need; rings armed */
 void rtl_hw_start(struct rtl_priv *tp)
 {
 	rtl_w8(tp, REG_CFG9346, CFG9346_UNLOCK);
 	rtl_w16(tp, REG_CPLUSCMD, tp->cp_cmd);
+	if (tp->r8125) {
+		/* rtl_hw_config -> rtl_hw_start_8125 (r8125.c); no IntrMitigate (a status there) */
+		rtl_hw_start_8125(tp);
+		rtl_hw_start_common(tp);
+		return;
+	}
 	if (tp->g_class) {
 		/* rtl_hw_start_8168: EarlySize; rtl_hw_config -> rtl_hw_start_8168h_1 (ocp.c),
 		 * which opens the RXDV gate that rtl_hw_init_8168g / rtl8169_cleanup closed */
@@ -166,13 +187,21 @@ void rtl_hw_start(struct rtl_priv *tp)
 	rtl_w16(tp, REG_INTRMITIGATE, 0);
 	if (tp->g_class)
 		r8168_mac_ocp_modify(tp, 0xc0ac, 0, 0x1f80); /* rtl_enable_exit_l1 */
+	rtl_hw_start_common(tp);
+}
+
+/* the rest of rtl_hw_start, common to every chip: rings, ChipCmd, RxConfig, TxConfig, IRQs */
+static void rtl_hw_start_common(struct rtl_priv *tp)
+{
 	/* r8169 rtl_set_rx_max_size: R8169_RX_BUF_SIZE + 1; the 2009 driver: 16383 */
 	rtl_w16(tp, REG_RXMAXSIZE, rtl_rx_spill_fix ? RX_BUF_SIZE + 1 : RX_MAXSIZE_2009);
 	/* high word first, then low (r8169 rtl_set_rx_tx_desc_registers) */
 	rtl_w32(tp, REG_TXDESC_HI, upper_32_bits(tp->tx_phys));
 	rtl_w32(tp, REG_TXDESC_LO, lower_32_bits(tp->tx_phys));
-	rtl_w32(tp, REG_RXDESC_HI, upper_32_bits(tp->rx_phys));
-	rtl_w32(tp, REG_RXDESC_LO, lower_32_bits(tp->rx_phys));
+	rtl_w32(tp, REG_RXDESC_HI, upper_32_bits(tp->rx[0].phys));
+	rtl_w32(tp, REG_RXDESC_LO, lower_32_bits(tp->rx[0].phys));
+	if (tp->r8125)
+		rtl_rx_rings_8125(tp);
 	rtl_w8(tp, REG_CFG9346, CFG9346_LOCK);
 
 	rtl_r8(tp, REG_CHIPCMD);
@@ -181,7 +210,7 @@ void rtl_hw_start(struct rtl_priv *tp)
 	rtl_w32(tp, REG_TXCONFIG, rtl_txconfig(tp));
 	rtl_set_rx_mode(tp->dev);
 
-	rtl_w16(tp, REG_INTRSTATUS, 0xffff);
+	rtl_ack_events(tp, 0xffffffff);
 	rtl_irq_enable(tp);
 }
 
@@ -221,8 +250,11 @@ void rtl_set_rx_mode(struct net_device *dev)
 
 static void rtl_down(struct rtl_priv *tp)
 {
+	unsigned int q;
+
 	netif_stop_queue(tp->dev);
-	napi_disable(&tp->napi);
+	for (q = 0; q < tp->num_rx_queues; q++)
+		napi_disable(&tp->rx[q].napi);
 	rtl_hw_stop(tp);
 	synchronize_irq(pci_irq_vector(tp->pdev, 0));
 	rtl_tx_clear(tp);
@@ -230,8 +262,12 @@ static void rtl_down(struct rtl_priv *tp)
 
 static void rtl_up(struct rtl_priv *tp)
 {
+	unsigned int q;
+
 	rtl_rx_rearm(tp);
-	napi_enable(&tp->napi);
+	atomic_set(&tp->napi_pending, 0);
+	for (q = 0; q < tp->num_rx_queues; q++)
+		napi_enable(&tp->rx[q].napi);
 	rtl_hw_start(tp);
 	netif_wake_queue(tp->dev);
 }
@@ -321,8 +357,16 @@ static int rtl_set_features(struct net_device *dev, netdev_features_t features)
 
 	if (features & NETIF_F_RXCSUM)
 		cp |= CPCMD_RXCHKSUM;
-	if (features & NETIF_F_HW_VLAN_CTAG_RX)
+	if (tp->r8125) {
+		/* rtl_set_rx_config_features: RX_VLAN_8125 in RxConfig */
+		u32 rxcfg = rtl_r32(tp, REG_RXCONFIG) & ~RXCFG_VLAN_8125;
+
+		if (features & NETIF_F_HW_VLAN_CTAG_RX)
+			rxcfg |= RXCFG_VLAN_8125;
+		rtl_w32(tp, REG_RXCONFIG, rxcfg);
+	} else if (features & NETIF_F_HW_VLAN_CTAG_RX) {
 		cp |= CPCMD_RXVLAN;
+	}
 	tp->cp_cmd = cp;
 	rtl_w16(tp, REG_CPLUSCMD, cp);
 	rtl_r16(tp, REG_CPLUSCMD);
@@ -331,7 +375,15 @@ static int rtl_set_features(struct net_device *dev, netdev_features_t features)
 
 static void rtl_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
 {
+	struct rtl_priv *tp = netdev_priv(dev);
+	unsigned int q;
+
 	netdev_stats_to_stats64(s, &dev->stats);
+	for (q = 0; q < tp->num_rx_queues; q++) {
+		s->rx_packets += READ_ONCE(tp->rx[q].packets);
+		s->rx_bytes += READ_ONCE(tp->rx[q].bytes);
+		s->multicast += READ_ONCE(tp->rx[q].multicast);
+	}
 }
 
 static const struct net_device_ops rtl_netdev_ops = {
@@ -359,12 +411,15 @@ static int rtl_alloc_irq(struct rtl_priv *tp)
 	unsigned int types = use_intx ? intx : (PCI_IRQ_MSI | intx);
 	int n;
 
+	/* the RTL8125 offers MSI-X (r8169 PCI_IRQ_ALL_TYPES): one vector, ISR v1 */
+	if (tp->r8125 && !use_intx)
+		types |= PCI_IRQ_MSIX;
 	if (use_intx)
 		pci_intx(tp->pdev, 1);
 	n = pci_alloc_irq_vectors(tp->pdev, 1, 1, types);
 	if (n < 0)
 		return n;
-	tp->msi = tp->pdev->msi_enabled;
+	tp->msi = tp->pdev->msi_enabled || tp->pdev->msix_enabled;
 	return 0;
 }
 
@@ -375,11 +430,13 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 	u8 mac[ETH_ALEN];
 	u32 txcfg;
 	int region, ret, i;
+	unsigned int q;
 
-	if (pdev->vendor != PCI_VENDOR_ID_REALTEK || pdev->device != 0x8168)
+	if (pdev->vendor != PCI_VENDOR_ID_REALTEK ||
+	    (pdev->device != 0x8168 && pdev->device != 0x8125))
 		return -ENODEV;
 
-	dev = devm_alloc_etherdev(&pdev->dev, sizeof(*tp));
+	dev = devm_alloc_etherdev_mqs(&pdev->dev, sizeof(*tp), 1, RTL_MAX_RX_QUEUES);
 	if (!dev)
 		return -ENOMEM;
 	SET_NETDEV_DEV(dev, &pdev->dev);
@@ -412,13 +469,27 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 	tp->xid = (txcfg >> 20) & 0xfcf;
 	/* r8169: {0x7c8, 0x3c0} = RTL8168c/8111c, {0x7c8, 0x2c8} = RTL8168evl/8111evl,
 	 * {0x7cf, 0x541} = RTL8168h/8111h (VER_46) */
-	tp->evl = (tp->xid & 0x7c8) == 0x2c8;
-	tp->g_class = (tp->xid & 0x7cf) == 0x541;
-	if ((tp->xid & 0x7c8) != 0x3c0 && !tp->evl && !tp->g_class) {
-		dev_err(&pdev->dev,
-			"unsupported chip XID %03x (RTL8168c 3c4, RTL8168evl 2c8, RTL8168h 541)\n",
-			tp->xid);
-		return -ENODEV;
+	if (pdev->device == 0x8125) {
+		/* r8169 {0x7cf, 0x641} = RTL8125B (VER_63) */
+		tp->r8125 = (tp->xid & 0x7cf) == 0x641;
+		if (!tp->r8125) {
+			dev_err(&pdev->dev, "unsupported chip XID %03x (RTL8125B 641)\n", tp->xid);
+			return -ENODEV;
+		}
+	} else {
+		tp->evl = (tp->xid & 0x7c8) == 0x2c8;
+		tp->g_class = (tp->xid & 0x7cf) == 0x541;
+		if ((tp->xid & 0x7c8) != 0x3c0 && !tp->evl && !tp->g_class) {
+			dev_err(&pdev->dev,
+				"unsupported chip XID %03x (RTL8168c 3c4, RTL8168evl 2c8, RTL8168h 541)\n",
+				tp->xid);
+			return -ENODEV;
+		}
+	}
+	tp->num_rx_queues = tp->r8125 ? rtl_rss_queues : 1;
+	for (q = 0; q < tp->num_rx_queues; q++) {
+		tp->rx[q].tp = tp;
+		tp->rx[q].index = q;
 	}
 
 	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
@@ -430,9 +501,11 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 
 	rtl_w32(tp, REG_RXCONFIG, rtl_rxcfg_base(tp));
 	rtl_irq_disable(tp);
-	rtl_w16(tp, REG_INTRSTATUS, 0xffff);
+	rtl_ack_events(tp, 0xffffffff);
 	if (tp->g_class)
 		rtl_hw_init_8168g(tp); /* rtl_hw_initialize (ocp.c) */
+	else if (tp->r8125)
+		rtl_hw_init_8125(tp); /* rtl_hw_initialize (r8125.c) */
 	rtl_chip_reset(tp);
 
 	ret = rtl_alloc_irq(tp);
@@ -444,7 +517,9 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 	/* rtl_init_mac_address: the 8168h keeps it in ERI 0xe0/0xe4, IDR0-5 is the fallback */
 	if (tp->g_class)
 		rtl_read_mac_8168h(tp, mac);
-	if (!tp->g_class || !is_valid_ether_addr(mac))
+	else if (tp->r8125)
+		rtl_read_mac_8125(tp, mac);
+	if (!(tp->g_class || tp->r8125) || !is_valid_ether_addr(mac))
 		for (i = 0; i < ETH_ALEN; i++)
 			mac[i] = rtl_r8(tp, REG_MAC0 + i);
 	if (!is_valid_ether_addr(mac)) {
@@ -454,7 +529,8 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 	eth_hw_addr_set(dev, mac);
 	rtl_write_mac(tp, mac);
 
-	tp->cp_cmd = CPCMD_RXCHKSUM | CPCMD_RXVLAN;
+	/* the 8125 keeps RxVlan out of CPlusCmd (RxConfig bits 22/23 instead) */
+	tp->cp_cmd = tp->r8125 ? CPCMD_RXCHKSUM : CPCMD_RXCHKSUM | CPCMD_RXVLAN;
 	rtl_w16(tp, REG_CPLUSCMD, tp->cp_cmd);
 
 	ret = rtl_phy_probe(tp);
@@ -471,7 +547,9 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 	dev->netdev_ops = &rtl_netdev_ops;
 	dev->ethtool_ops = &rtl_ethtool_ops;
 	dev->watchdog_timeo = TX_TIMEOUT;
-	netif_napi_add(dev, &tp->napi, rtl_napi_poll);
+	for (q = 0; q < tp->num_rx_queues; q++)
+		netif_napi_add(dev, &tp->rx[q].napi, rtl_napi_poll);
+	netif_set_real_num_rx_queues(dev, tp->num_rx_queues);
 
 	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM | NETIF_F_TSO |
 			   NETIF_F_TSO6 | NETIF_F_RXCSUM | NETIF_F_HW_VLAN_CTAG_TX |
@@ -493,9 +571,13 @@ static int rtl_init_one(struct pci_dev *pdev, const struct pci_device_id *ent)
 		goto err_irq;
 
 	netdev_info(dev, "%s, XID %03x, %pM, IRQ %d (%s)\n",
-		    tp->g_class ? "RTL8168h/8111h" : tp->evl ? "RTL8168evl/8111evl" : "RTL8168c/8111c",
-		    tp->xid, dev->dev_addr,
-		    pci_irq_vector(pdev, 0), tp->msi ? "MSI" : "INTx");
+		    tp->r8125 ? "RTL8125B" : tp->g_class ? "RTL8168h/8111h" :
+		    tp->evl ? "RTL8168evl/8111evl" : "RTL8168c/8111c",
+		    tp->xid, dev->dev_addr, pci_irq_vector(pdev, 0),
+		    pdev->msix_enabled ? "MSI-X" : tp->msi ? "MSI" : "INTx");
+	if (tp->r8125)
+		netdev_info(dev, "rss_queues=%u (%s)\n", tp->num_rx_queues,
+			    tp->num_rx_queues > 1 ? "RSS over IPv4/IPv6 TCP/UDP, ISR v1" : "RSS off");
 	if (tp->evl)
 		netdev_info(dev, "evl_sw_pad=%d evl_fix_tso=%d\n", rtl_evl_sw_pad, rtl_evl_fix_tso);
 	netdev_info(dev, "txpoll_rekick=%d irq_ack_loop=%d tx_dma_burst=%d\n", rtl_txpoll_rekick,
@@ -511,11 +593,13 @@ static void rtl_remove_one(struct pci_dev *pdev)
 {
 	struct net_device *dev = pci_get_drvdata(pdev);
 	struct rtl_priv *tp = netdev_priv(dev);
+	unsigned int q;
 
 	unregister_netdev(dev); /* calls ndo_stop if running */
 	cancel_work_sync(&tp->reset_work);
 	cancel_work_sync(&tp->link_work);
-	netif_napi_del(&tp->napi);
+	for (q = 0; q < tp->num_rx_queues; q++)
+		netif_napi_del(&tp->rx[q].napi);
 	rtl_chip_reset(tp);
 	pci_free_irq_vectors(pdev);
 	pci_clear_master(pdev);
@@ -534,6 +618,7 @@ static void rtl_shutdown(struct pci_dev *pdev)
 /* matched only when auto_bind=1; otherwise bind through driver_override or new_id */
 static const struct pci_device_id rtl_auto_ids[] = {
 	{ PCI_DEVICE(PCI_VENDOR_ID_REALTEK, 0x8168) },
+	{ PCI_DEVICE(PCI_VENDOR_ID_REALTEK, 0x8125) },
 	{}
 };
 /*
@@ -559,6 +644,11 @@ static int __init rtl_mod_init(void)
 		pr_err(DRV_NAME ": tx_dma_burst must be 0..7 (got %d)\n", rtl_tx_dma_burst);
 		return -EINVAL;
 	}
+	if (rtl_rss_queues < 1 || rtl_rss_queues > RTL_MAX_RX_QUEUES) {
+		pr_err(DRV_NAME ": rss_queues must be 1..%d (got %d)\n", RTL_MAX_RX_QUEUES,
+		       rtl_rss_queues);
+		return -EINVAL;
+	}
 	if (auto_bind)
 		rtl_pci_driver.id_table = rtl_auto_ids;
 	return pci_register_driver(&rtl_pci_driver);
@@ -573,5 +663,5 @@ module_init(rtl_mod_init);
 module_exit(rtl_mod_exit);
 
 MODULE_AUTHOR("rtl8168-sim project");
-MODULE_DESCRIPTION("Driver for the emulated RTL8168c/evl/h of rtl8168-sim (old/fixed r8169 episodes)");
+MODULE_DESCRIPTION("Driver for the emulated RTL8168c/evl/h and RTL8125B of rtl8168-sim (old/fixed r8169 episodes)");
 MODULE_LICENSE("GPL");

@@ -96,6 +96,15 @@ static bool rtl_rxtx_empty_check(struct rtl_priv *tp)
 
 static const struct rtl_cond rtl_rxtx_empty_cond = { rtl_rxtx_empty_check, "rtl_rxtx_empty_cond" };
 
+/* r8169 rtl_rxtx_empty_cond_2: "IntrMitigate has new functionality on RTL8125" */
+static bool rtl_rxtx_empty_2_check(struct rtl_priv *tp)
+{
+	return (rtl_r16(tp, REG_INTRMITIGATE) & 0x0103) == 0x0103;
+}
+
+static const struct rtl_cond rtl_rxtx_empty_cond_2 = { rtl_rxtx_empty_2_check,
+						       "rtl_rxtx_empty_cond_2" };
+
 static bool rtl_link_list_ready_check(struct rtl_priv *tp)
 {
 	return rtl_r8(tp, REG_MCU) & MCU_LINK_LIST_RDY;
@@ -105,6 +114,21 @@ static const struct rtl_cond rtl_link_list_ready_cond = { rtl_link_list_ready_ch
 							  "rtl_link_list_ready_cond" };
 
 /* ---- MAC OCP (OCPDR) ---- */
+
+/* r8169 rtl_mac_ocp_e00e_cond (rtl_hw_start_8125_common): MAC OCP 0xe00e bit 13 */
+static bool rtl_mac_ocp_e00e_check(struct rtl_priv *tp)
+{
+	return r8168_mac_ocp_read(tp, 0xe00e) & BIT(13);
+}
+
+static const struct rtl_cond rtl_mac_ocp_e00e_cond = { rtl_mac_ocp_e00e_check,
+						       "rtl_mac_ocp_e00e_cond" };
+
+/* rtl_loop_wait_low(tp, &rtl_mac_ocp_e00e_cond, 1000, 10) */
+void r8125_wait_mac_ocp_e00e(struct rtl_priv *tp)
+{
+	rtl_loop_wait(tp, &rtl_mac_ocp_e00e_cond, 1000, 10, false);
+}
 
 /* r8169 rtl_ocp_reg_failure: odd or >= 0x10000 addresses are refused, once with a warning */
 static bool rtl_ocp_reg_failure(u32 reg)
@@ -289,7 +313,10 @@ void rtl8168g_read_physr(struct rtl_priv *tp)
 	case 0x0020:
 		tp->speed = SPEED_1000;
 		break;
-	default: /* 2.5G/5G/10G codes: not on this chip, keep the C22 result */
+	case 0x0210: /* the RTL8125's integrated PHY (realtek.c rtlgen_decode_physr) */
+		tp->speed = SPEED_2500;
+		break;
+	default: /* 5G/10G codes: on none of these chips, keep the C22 result */
 		netdev_warn(tp->dev, "PHYSR 0x%04x: speed code not a 10/100/1000 one\n", v);
 		return;
 	}
@@ -341,35 +368,48 @@ void rtl_read_mac_8168h(struct rtl_priv *tp, u8 *mac)
 
 /* ---- RXDV gate, FIFO-empty waits, hw init ---- */
 
-/* rtl_wait_txrx_fifo_empty, VER_40..53: TXCFG_EMPTY, then MCU TX_EMPTY|RX_EMPTY, 42 x 100 us */
+/*
+ * rtl_wait_txrx_fifo_empty, VER_40..53: TXCFG_EMPTY, then MCU TX_EMPTY|RX_EMPTY; VER_63:
+ * ChipCmd StopReq, MCU TX_EMPTY|RX_EMPTY, then IntrMitigate 0x0103. 42 x 100 us each.
+ */
 static void rtl_wait_txrx_fifo_empty(struct rtl_priv *tp)
 {
+	if (tp->r8125) {
+		rtl_w8(tp, REG_CHIPCMD, rtl_r8(tp, REG_CHIPCMD) | CMD_STOPREQ);
+		rtl_loop_wait(tp, &rtl_rxtx_empty_cond, 100, 42, true);
+		rtl_loop_wait(tp, &rtl_rxtx_empty_cond_2, 100, 42, true);
+		return;
+	}
 	rtl_loop_wait(tp, &rtl_txcfg_empty_cond, 100, 42, true);
 	rtl_loop_wait(tp, &rtl_rxtx_empty_cond, 100, 42, true);
 }
 
 /* rtl_enable_rxdvgate: received data stops entering the RX FIFO; then wait for the FIFOs */
-static void rtl_enable_rxdvgate(struct rtl_priv *tp)
+void rtl_enable_rxdvgate(struct rtl_priv *tp)
 {
 	rtl_w32(tp, REG_MISC, rtl_r32(tp, REG_MISC) | MISC_RXDV_GATED_EN);
 	fsleep(2000);
 	rtl_wait_txrx_fifo_empty(tp);
 }
 
-/* rtl_disable_rxdvgate (rtl_hw_start_8168h_1): without it the chip receives nothing */
-static void rtl_disable_rxdvgate(struct rtl_priv *tp)
+/* rtl_disable_rxdvgate (rtl_hw_start_8168h_1, rtl_hw_start_8125_common): without it the chip
+ * receives nothing */
+void rtl_disable_rxdvgate(struct rtl_priv *tp)
 {
 	rtl_w32(tp, REG_MISC, rtl_r32(tp, REG_MISC) & ~MISC_RXDV_GATED_EN);
 }
 
 /* r8168g_wait_ll_share_fifo_ready: MCU LINK_LIST_RDY, 42 x 100 us */
-static void r8168g_wait_ll_share_fifo_ready(struct rtl_priv *tp)
+void r8168g_wait_ll_share_fifo_ready(struct rtl_priv *tp)
 {
 	rtl_loop_wait(tp, &rtl_link_list_ready_cond, 100, 42, true);
 }
 
-/* rtl_hw_init_8168g (rtl_hw_initialize, VER_40..48), at probe before rtl_hw_reset */
-void rtl_hw_init_8168g(struct rtl_priv *tp)
+/*
+ * The start that rtl_hw_init_8168g (VER_40..48) and rtl_hw_init_8125 (VER_61 and later) share:
+ * RXDV gate, TX/RX off, NOW_IS_OOB cleared, MAC OCP 0xe8de bit 14 cleared, LINK_LIST_RDY.
+ */
+void rtl_hw_init_ocp_start(struct rtl_priv *tp)
 {
 	rtl_enable_rxdvgate(tp);
 
@@ -379,6 +419,12 @@ void rtl_hw_init_8168g(struct rtl_priv *tp)
 
 	r8168_mac_ocp_modify(tp, 0xe8de, BIT(14), 0);
 	r8168g_wait_ll_share_fifo_ready(tp);
+}
+
+/* rtl_hw_init_8168g (rtl_hw_initialize, VER_40..48), at probe before rtl_hw_reset */
+void rtl_hw_init_8168g(struct rtl_priv *tp)
+{
+	rtl_hw_init_ocp_start(tp);
 
 	r8168_mac_ocp_modify(tp, 0xe8de, 0, BIT(15));
 	r8168g_wait_ll_share_fifo_ready(tp);

@@ -50,7 +50,7 @@ int rtl_mdio_read(struct rtl_priv *tp, int reg)
 	int v;
 
 	mutex_lock(&tp->phy_lock);
-	v = tp->g_class ? r8168g_mdio_read(tp, reg) : __rtl_mdio_read(tp, reg);
+	v = rtl_phy_ocp(tp) ? r8168g_mdio_read(tp, reg) : __rtl_mdio_read(tp, reg);
 	mutex_unlock(&tp->phy_lock);
 	return v;
 }
@@ -60,7 +60,7 @@ int rtl_mdio_write(struct rtl_priv *tp, int reg, u16 val)
 	int ret;
 
 	mutex_lock(&tp->phy_lock);
-	ret = tp->g_class ? r8168g_mdio_write(tp, reg, val) : __rtl_mdio_write(tp, reg, val);
+	ret = rtl_phy_ocp(tp) ? r8168g_mdio_write(tp, reg, val) : __rtl_mdio_write(tp, reg, val);
 	mutex_unlock(&tp->phy_lock);
 	return ret;
 }
@@ -72,7 +72,7 @@ int rtl_phy_probe(struct rtl_priv *tp)
 
 	if (id1 < 0 || id2 < 0 || (id1 == 0xffff && id2 == 0xffff)) {
 		dev_err(&tp->pdev->dev, "no PHY answers through %s\n",
-			tp->g_class ? "GPHY_OCP" : "PHYAR");
+			rtl_phy_ocp(tp) ? "GPHY_OCP" : "PHYAR");
 		return -ENODEV;
 	}
 	dev_info(&tp->pdev->dev, "PHY ID %04x:%04x\n", id1, id2);
@@ -140,7 +140,7 @@ void rtl_link_check(struct rtl_priv *tp)
 			tp->speed = common & (LPA_100FULL | LPA_100HALF) ? SPEED_100 : SPEED_10;
 			tp->duplex = common & (LPA_100FULL | LPA_10FULL) ? DUPLEX_FULL : DUPLEX_HALF;
 		}
-		if (tp->g_class)
+		if (rtl_phy_ocp(tp))
 			rtl8168g_read_physr(tp); /* realtek.c rtlgen_read_status */
 	}
 	if (up && !tp->link_up) {

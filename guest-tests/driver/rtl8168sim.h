@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rtl8168sim: a small network driver for the RTL8168c (XID 0x3c4), RTL8168evl (XID 0x2c8)
- * and RTL8168h (XID 0x541) as emulated by rtl8168-sim. Shared definitions. Register and
- * descriptor facts follow the project's docs/R8169.md (itself checked against r8169_main.c
- * 6.1/6.12); the RTL8168h's (8168g class: MAC OCP, PHY through GPHY_OCP) follow
- * docs/R8168H.md and r8169's VER_46 paths.
+ * rtl8168sim: a small network driver for the RTL8168c (XID 0x3c4), RTL8168evl (XID 0x2c8),
+ * RTL8168h (XID 0x541) and RTL8125B (XID 0x641) as emulated by rtl8168-sim. Shared
+ * definitions. Register and descriptor facts follow the project's docs/R8169.md (itself
+ * checked against r8169_main.c 6.1/6.12); the RTL8168h's (8168g class: MAC OCP, PHY through
+ * GPHY_OCP) follow docs/R8168H.md and r8169's VER_46 paths; the RTL8125B's follow
+ * docs/R8125.md, r8169's VER_63 paths and, for the RX queues and RSS, Realtek's r8125.
  *
  * The driver carries both the historical ("old") and the fixed behaviour of three
  * r8169 episodes, selected by module parameters (see docs/DRIVER.md).
@@ -62,6 +63,41 @@
 #define TXCFG_AUTO_FIFO BIT(7)  /* r8169 rtl_set_tx_config_registers, VER_34..53 but VER_39 */
 #define RXCFG_EARLY_OFF BIT(11) /* r8169 rtl_init_rxcfg, VER_40..53: RxConfig 0xCF00 */
 #define EARLY_SIZE 0x27         /* r8169 rtl_hw_start_8168: MaxTxPacketSize on 8168evl_up */
+
+/*
+ * ---- RTL8125B (r8169 VER_63; r8169 enum rtl8125_registers, r8125 enum RTL8125_registers) ----
+ */
+#define REG_INT_CFG0_8125 0x34 /* 8 bits; bit 0 INT_CFG0_ENABLE_8125 (ISR v2), left 0 here */
+#define REG_INTRMASK_8125 0x38 /* 32 bits */
+#define REG_INTRSTATUS_8125 0x3c /* 32 bits, write 1 to clear */
+#define REG_INT_CFG1_8125 0x7a
+#define REG_TXPOLL_8125 0x90 /* 16 bits, bit q rings TX queue q */
+#define REG_PCIE_382_8125 0x382
+#define REG_INT_MITI_8125 0xa00 /* moderation block, 0xa00-0xa7f on VER_63 */
+#define INT_MITI_8125_LEN 0x80
+#define REG_MISC_1880_8125 0x1880
+#define REG_MAC0_BKP 0x19e0 /* the station address the chip autoloaded */
+#define REG_RDSAR_Q1_LOW_8125 0x4000 /* RX queue q > 0: 0x4000 + 8 (q - 1), low then high */
+#define REG_RSS_CTRL_8125 0x4500
+#define REG_RSS_KEY_8125 0x4600
+#define REG_RSS_INDIR_8125 0x4700 /* r8125 RSS_INDIRECTION_TBL_8125_V2: 128 one-byte entries */
+#define REG_Q_NUM_CTRL_8125 0x4800
+#define RSS_KEY_SIZE_8125 40
+#define RSS_INDIR_ENTRIES_8125 128
+/* RSS_CTRL_8125 (r8125 enum rtl8125_rss_register_content) */
+#define RSS_CTRL_TCP_IPV4 BIT(0)
+#define RSS_CTRL_IPV4 BIT(1)
+#define RSS_CTRL_TCP_IPV6 BIT(2)
+#define RSS_CTRL_IPV6 BIT(3)
+#define RSS_CTRL_UDP_IPV4 BIT(11)
+#define RSS_CTRL_UDP_IPV6 BIT(12)
+#define RSS_MASK_BITS_SHIFT 8 /* 10:8 ilog2 of the indirection entries in use */
+#define RSS_CPU_NUM_SHIFT 16  /* 18:16 ilog2 of the RX rings */
+/* RxConfig (r8169 rtl_init_rxcfg, VER_63): RX_FETCH_DFLT_8125 | RX_DMA_BURST | RX_PAUSE_SLOT_ON */
+#define RXCFG_BASE_8125 (8u << 27 | 7u << 8 | BIT(11))
+#define RXCFG_VLAN_8125 (BIT(22) | BIT(23)) /* RX_VLAN_INNER_8125 | RX_VLAN_OUTER_8125 */
+#define TXPOLL_8125_Q0 BIT(0)
+#define RTL_MAX_RX_QUEUES 4 /* the RTL8125B's RX queues (docs/R8125.md "RX queues and RSS") */
 
 /* DTCCR */
 #define DTCCR_DUMP BIT(3)
@@ -166,11 +202,29 @@ struct rtl_tx_info {
 	u32 len;             /* mapped length of this descriptor */
 };
 
+/*
+ * One RX ring and its NAPI context. Ring 0 is the only one on the 8168s (its base at
+ * RDSAR 0xe4) and also reclaims TX; on the RTL8125B with rss_queues > 1, ring q > 0 has its
+ * base at RDSAR_Q1_LOW_8125 + 8 (q - 1) and RSS picks a frame's ring.
+ */
+struct rtl_rx_ring {
+	struct rtl_priv *tp;
+	struct napi_struct napi;
+	struct rtl_desc *desc;
+	dma_addr_t phys;
+	struct page *page[NUM_RX_DESC];
+	unsigned int cur; /* next descriptor to look at (free-running) */
+	unsigned int index;
+	/* written only by this ring's NAPI poll */
+	u64 packets;
+	u64 bytes;
+	u64 multicast;
+};
+
 struct rtl_priv {
 	void __iomem *mmio;
 	struct pci_dev *pdev;
 	struct net_device *dev;
-	struct napi_struct napi;
 
 	struct rtl_desc *tx_ring;
 	dma_addr_t tx_phys;
@@ -178,20 +232,21 @@ struct rtl_priv {
 	unsigned int cur_tx; /* next descriptor to fill (free-running) */
 	unsigned int dirty_tx; /* next descriptor to reclaim (free-running) */
 
-	struct rtl_desc *rx_ring;
-	dma_addr_t rx_phys;
-	struct page *rx_page[NUM_RX_DESC];
-	unsigned int cur_rx;
+	struct rtl_rx_ring rx[RTL_MAX_RX_QUEUES];
+	unsigned int num_rx_queues; /* 1, or rss_queues on the RTL8125B */
+	/* rings whose NAPI is scheduled and not yet complete; the last one unmasks (ISR v1) */
+	atomic_t napi_pending;
 
 	struct rtl_tally *tally;
 	dma_addr_t tally_phys;
 
-	u16 intr_mask; /* software mask, as in the 2.6.29 driver (old handler) */
+	u32 intr_mask; /* software mask, as in the 2.6.29 driver (old handler) */
 	u16 cp_cmd;
 	u32 xid;
 	bool evl; /* RTL8168evl/8111evl (XID 0x2c8, r8169 VER_34) */
 	bool g_class; /* RTL8168h/8111h (XID 0x541, r8169 VER_46): MAC OCP, GPHY_OCP, MCU */
-	bool msi;
+	bool r8125; /* RTL8125B (10ec:8125, XID 0x641, r8169 VER_63) */
+	bool msi; /* MSI or MSI-X */
 	bool link_up;
 	int speed; /* SPEED_* */
 	int duplex;
@@ -213,6 +268,7 @@ extern int rtl_evl_fix_tso;
 extern int rtl_syserr_pcierr;
 extern int rtl_rx_spill_fix;
 extern int rtl_tx_reset_bql;
+extern int rtl_rss_queues;
 
 static inline u8 rtl_r8(struct rtl_priv *tp, int reg) { return readb(tp->mmio + reg); }
 static inline u16 rtl_r16(struct rtl_priv *tp, int reg) { return readw(tp->mmio + reg); }
@@ -220,6 +276,9 @@ static inline u32 rtl_r32(struct rtl_priv *tp, int reg) { return readl(tp->mmio 
 static inline void rtl_w8(struct rtl_priv *tp, int reg, u8 v) { writeb(v, tp->mmio + reg); }
 static inline void rtl_w16(struct rtl_priv *tp, int reg, u16 v) { writew(v, tp->mmio + reg); }
 static inline void rtl_w32(struct rtl_priv *tp, int reg, u32 v) { writel(v, tp->mmio + reg); }
+
+/* the PHY is reached through GPHY_OCP (8168g class and the RTL8125), not PHYAR */
+static inline bool rtl_phy_ocp(struct rtl_priv *tp) { return tp->g_class || tp->r8125; }
 
 /* main.c */
 void rtl_hw_stop(struct rtl_priv *tp);
@@ -241,13 +300,16 @@ void rtl_tx_timeout(struct net_device *dev, unsigned int txqueue);
 int rtl_rx_init(struct rtl_priv *tp);
 void rtl_rx_rearm(struct rtl_priv *tp);
 void rtl_rx_free(struct rtl_priv *tp);
-int rtl_rx_poll(struct rtl_priv *tp, int budget);
+int rtl_rx_poll(struct rtl_rx_ring *ring, int budget);
 
 /* irq.c */
 irqreturn_t rtl_interrupt(int irq, void *dev_instance);
 int rtl_napi_poll(struct napi_struct *napi, int budget);
 void rtl_irq_enable(struct rtl_priv *tp);
 void rtl_irq_disable(struct rtl_priv *tp);
+u32 rtl_get_events(struct rtl_priv *tp);
+void rtl_ack_events(struct rtl_priv *tp, u32 bits);
+u32 rtl_get_irq_mask(struct rtl_priv *tp);
 
 /* phy.c */
 int rtl_mdio_read(struct rtl_priv *tp, int reg);
@@ -267,12 +329,23 @@ int r8168_phy_ocp_write(struct rtl_priv *tp, u32 reg, u32 data);
 int r8168g_mdio_read(struct rtl_priv *tp, int reg);
 int r8168g_mdio_write(struct rtl_priv *tp, int reg, u16 val);
 u32 rtl_eri_read(struct rtl_priv *tp, int addr);
+void rtl_enable_rxdvgate(struct rtl_priv *tp);
+void rtl_disable_rxdvgate(struct rtl_priv *tp);
+void r8168g_wait_ll_share_fifo_ready(struct rtl_priv *tp);
+void r8125_wait_mac_ocp_e00e(struct rtl_priv *tp);
+void rtl_hw_init_ocp_start(struct rtl_priv *tp);
 void rtl_hw_init_8168g(struct rtl_priv *tp);
 void rtl_cleanup_8168g(struct rtl_priv *tp);
 void rtl_hw_start_8168h_1(struct rtl_priv *tp);
 void rtl_read_mac_8168h(struct rtl_priv *tp, u8 *mac);
 void rtl8168h_hw_phy_config(struct rtl_priv *tp);
 void rtl8168g_read_physr(struct rtl_priv *tp);
+
+/* r8125.c: the RTL8125B paths, r8169 VER_63, and its RX queues with RSS (r8125) */
+void rtl_hw_init_8125(struct rtl_priv *tp);
+void rtl_hw_start_8125(struct rtl_priv *tp);
+void rtl_rx_rings_8125(struct rtl_priv *tp);
+void rtl_read_mac_8125(struct rtl_priv *tp, u8 *mac);
 
 /* ethtool.c */
 extern const struct ethtool_ops rtl_ethtool_ops;

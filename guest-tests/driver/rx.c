@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rtl8168sim: RX ring (one 16 KiB page buffer per descriptor, as r8169) and the RX half
- * of the NAPI poll: copy into a fresh skb, checksum and VLAN from the status bits.
+ * rtl8168sim: RX rings (one 16 KiB page buffer per descriptor, as r8169) and the RX half
+ * of the NAPI poll: copy into a fresh skb, checksum and VLAN from the status bits. One ring
+ * on the 8168s; on the RTL8125B one per RX queue (rss_queues), each polled by its own NAPI.
  */
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
@@ -13,9 +14,9 @@
 
 #define RX_PAGE_ORDER get_order(RX_BUF_SIZE + 1)
 
-static void rtl_rx_give(struct rtl_priv *tp, unsigned int entry)
+static void rtl_rx_give(struct rtl_rx_ring *ring, unsigned int entry)
 {
-	struct rtl_desc *d = tp->rx_ring + entry;
+	struct rtl_desc *d = ring->desc + entry;
 	u32 eor = entry == NUM_RX_DESC - 1 ? DESC_EOR : 0;
 
 	/* rx_spill_fix=0: the 2009 rx_buf_sz (the page behind it is still 16 KiB) */
@@ -27,31 +28,40 @@ static void rtl_rx_give(struct rtl_priv *tp, unsigned int entry)
 	WRITE_ONCE(d->opts1, cpu_to_le32(DESC_OWN | eor | size));
 }
 
-void rtl_rx_free(struct rtl_priv *tp)
+static void rtl_rx_ring_free(struct rtl_rx_ring *ring)
 {
+	struct device *d = &ring->tp->pdev->dev;
 	unsigned int i;
 
-	if (!tp->rx_ring)
+	if (!ring->desc)
 		return;
 	for (i = 0; i < NUM_RX_DESC; i++) {
-		if (!tp->rx_page[i])
+		if (!ring->page[i])
 			continue;
-		dma_unmap_page(&tp->pdev->dev, le64_to_cpu(tp->rx_ring[i].addr), RX_BUF_SIZE + 1,
+		dma_unmap_page(d, le64_to_cpu(ring->desc[i].addr), RX_BUF_SIZE + 1,
 			       DMA_FROM_DEVICE);
-		__free_pages(tp->rx_page[i], RX_PAGE_ORDER);
-		tp->rx_page[i] = NULL;
+		__free_pages(ring->page[i], RX_PAGE_ORDER);
+		ring->page[i] = NULL;
 	}
-	dma_free_coherent(&tp->pdev->dev, RING_BYTES(NUM_RX_DESC), tp->rx_ring, tp->rx_phys);
-	tp->rx_ring = NULL;
+	dma_free_coherent(d, RING_BYTES(NUM_RX_DESC), ring->desc, ring->phys);
+	ring->desc = NULL;
 }
 
-int rtl_rx_init(struct rtl_priv *tp)
+void rtl_rx_free(struct rtl_priv *tp)
 {
-	struct device *d = &tp->pdev->dev;
+	unsigned int q;
+
+	for (q = 0; q < tp->num_rx_queues; q++)
+		rtl_rx_ring_free(&tp->rx[q]);
+}
+
+static int rtl_rx_ring_init(struct rtl_rx_ring *ring)
+{
+	struct device *d = &ring->tp->pdev->dev;
 	unsigned int i;
 
-	tp->rx_ring = dma_alloc_coherent(d, RING_BYTES(NUM_RX_DESC), &tp->rx_phys, GFP_KERNEL);
-	if (!tp->rx_ring)
+	ring->desc = dma_alloc_coherent(d, RING_BYTES(NUM_RX_DESC), &ring->phys, GFP_KERNEL);
+	if (!ring->desc)
 		return -ENOMEM;
 	for (i = 0; i < NUM_RX_DESC; i++) {
 		struct page *pg = alloc_pages_node(dev_to_node(d), GFP_KERNEL, RX_PAGE_ORDER);
@@ -64,24 +74,41 @@ int rtl_rx_init(struct rtl_priv *tp)
 			__free_pages(pg, RX_PAGE_ORDER);
 			goto fail;
 		}
-		tp->rx_page[i] = pg;
-		tp->rx_ring[i].addr = cpu_to_le64(mapping);
+		ring->page[i] = pg;
+		ring->desc[i].addr = cpu_to_le64(mapping);
 	}
-	tp->cur_rx = 0;
+	ring->cur = 0;
 	return 0;
 fail:
-	rtl_rx_free(tp);
+	rtl_rx_ring_free(ring);
 	return -ENOMEM;
 }
 
-/* give every descriptor back to the NIC (after a chip reset) */
+int rtl_rx_init(struct rtl_priv *tp)
+{
+	unsigned int q;
+	int ret;
+
+	for (q = 0; q < tp->num_rx_queues; q++) {
+		ret = rtl_rx_ring_init(&tp->rx[q]);
+		if (ret) {
+			rtl_rx_free(tp);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* give every descriptor of every ring back to the NIC (after a chip reset) */
 void rtl_rx_rearm(struct rtl_priv *tp)
 {
-	unsigned int i;
+	unsigned int q, i;
 
-	for (i = 0; i < NUM_RX_DESC; i++)
-		rtl_rx_give(tp, i);
-	tp->cur_rx = 0;
+	for (q = 0; q < tp->num_rx_queues; q++) {
+		for (i = 0; i < NUM_RX_DESC; i++)
+			rtl_rx_give(&tp->rx[q], i);
+		tp->rx[q].cur = 0;
+	}
 }
 
 static void rtl_rx_errors(struct rtl_priv *tp, u32 status)
@@ -95,15 +122,16 @@ static void rtl_rx_errors(struct rtl_priv *tp, u32 status)
 		st->rx_crc_errors++;
 }
 
-int rtl_rx_poll(struct rtl_priv *tp, int budget)
+int rtl_rx_poll(struct rtl_rx_ring *ring, int budget)
 {
+	struct rtl_priv *tp = ring->tp;
 	struct net_device *dev = tp->dev;
 	struct device *d = &tp->pdev->dev;
 	int count;
 
-	for (count = 0; count < budget; count++, tp->cur_rx++) {
-		unsigned int entry = tp->cur_rx % NUM_RX_DESC;
-		struct rtl_desc *desc = tp->rx_ring + entry;
+	for (count = 0; count < budget; count++, ring->cur++) {
+		unsigned int entry = ring->cur % NUM_RX_DESC;
+		struct rtl_desc *desc = ring->desc + entry;
 		dma_addr_t addr = le64_to_cpu(desc->addr);
 		struct sk_buff *skb;
 		u32 status, opts2;
@@ -145,13 +173,13 @@ int rtl_rx_poll(struct rtl_priv *tp, int budget)
 			goto release;
 		}
 
-		skb = napi_alloc_skb(&tp->napi, len);
+		skb = napi_alloc_skb(&ring->napi, len);
 		if (unlikely(!skb)) {
 			dev->stats.rx_dropped++;
 			goto release;
 		}
 		dma_sync_single_for_cpu(d, addr, len, DMA_FROM_DEVICE);
-		skb_copy_to_linear_data(skb, page_address(tp->rx_page[entry]), len);
+		skb_copy_to_linear_data(skb, page_address(ring->page[entry]), len);
 		dma_sync_single_for_device(d, addr, len, DMA_FROM_DEVICE);
 		skb_put(skb, len);
 		skb->protocol = eth_type_trans(skb, dev);
@@ -165,13 +193,14 @@ int rtl_rx_poll(struct rtl_priv *tp, int budget)
 		opts2 = le32_to_cpu(desc->opts2);
 		if (opts2 & RD2_VLAN_TAG)
 			__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), swab16(opts2 & 0xffff));
+		skb_record_rx_queue(skb, ring->index);
 		if (skb->pkt_type == PACKET_MULTICAST)
-			dev->stats.multicast++;
-		dev->stats.rx_packets++;
-		dev->stats.rx_bytes += len;
-		napi_gro_receive(&tp->napi, skb);
+			ring->multicast++;
+		ring->packets++;
+		ring->bytes += len;
+		napi_gro_receive(&ring->napi, skb);
 release:
-		rtl_rx_give(tp, entry);
+		rtl_rx_give(ring, entry);
 	}
 	return count;
 }

@@ -189,9 +189,13 @@ static bool rtl_tso_csum(struct rtl_priv *tp, struct sk_buff *skb, u32 *opts)
 	return true;
 }
 
+/* r8169 rtl8169_doorbell: TxPoll NPQ on the 8168s, a 16-bit BIT(0) to TxPoll_8125 on the 8125 */
 static void rtl_doorbell(struct rtl_priv *tp)
 {
-	rtl_w8(tp, REG_TXPOLL, TXPOLL_NPQ);
+	if (tp->r8125)
+		rtl_w16(tp, REG_TXPOLL_8125, TXPOLL_8125_Q0);
+	else
+		rtl_w8(tp, REG_TXPOLL, TXPOLL_NPQ);
 }
 
 /* map one buffer into descriptor entry; Own is set except on the first descriptor */
@@ -349,8 +353,7 @@ void rtl_tx_timeout(struct net_device *dev, unsigned int txqueue)
 			own++;
 	netdev_warn(dev,
 		    "TX timeout: cur_tx %u dirty_tx %u, %u descriptors owned by the NIC, IntrStatus %04x IntrMask %04x\n",
-		    tp->cur_tx, tp->dirty_tx, own, rtl_r16(tp, REG_INTRSTATUS),
-		    rtl_r16(tp, REG_INTRMASK));
+		    tp->cur_tx, tp->dirty_tx, own, rtl_get_events(tp), rtl_get_irq_mask(tp));
 	tp->sw.tx_timeouts++;
 	rtl_schedule_reset(tp);
 }

@@ -35,6 +35,7 @@
 #include "hw/pci/msix.h"
 #include "net/net.h"
 #include "qom/object.h"
+#include "system/runstate.h"
 #include "trace.h"
 
 #include <rtl8168/rtl8168.h>
@@ -597,8 +598,8 @@ static void rtl8168_apply_pcie_aspm(PCIDevice *pdev,
  * the device wakeup-capable (pci_pm_init), so `ethtool -s IF wol g` makes
  * device_may_wakeup() true and r8169 takes its Wake-on-LAN paths on close
  * (rtl_prepare_power_down -> rtl_wol_enable_rx keeps RX accepting frames; the
- * dma-after-close episode, docs/HISTORY.md). PME# itself is never signalled:
- * the model has no wake events.
+ * dma-after-close episode, docs/HISTORY.md). The model reports the wake
+ * events the driver armed (rtl8168_host_pme).
  */
 static bool rtl8168_add_pm_capability(PCIDevice *pdev, uint8_t off, bool pme,
                                       Error **errp)
@@ -615,6 +616,34 @@ static bool rtl8168_add_pm_capability(PCIDevice *pdev, uint8_t off, bool pme,
         pci_set_word(pdev->w1cmask + off + PCI_PM_CTRL, PCI_PM_CTRL_PME_STATUS);
     }
     return true;
+}
+
+/*
+ * The chip's PME# (model/src/wake.h: a link-up or magic packet the driver
+ * armed in the Config registers). PME_Status is set whenever the function
+ * would signal PME, whatever PME_En (PCI PM 1.2, 3.2.4); with PME_En set
+ * the wake is signalled. QEMU gives a PCIe function no PME message path on
+ * q35 (its root ports raise no PME interrupt, no ACPI GPE covers PCI PME),
+ * so the guest learns of the wake by polling PME_Status (Linux
+ * pci_pme_list_scan, once a second, for devices with PME enabled), and a
+ * machine suspended to RAM is woken as a platform's PME wake would
+ * (qemu_system_wakeup_request). Without x-pme the capability advertises no
+ * PME and PME_Status stays 0.
+ */
+static void rtl8168_host_pme(void *opaque)
+{
+    RTL8168State *s = opaque;
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint8_t *pmcsr = pdev->config + pdev->pm_cap + PCI_PM_CTRL;
+
+    if (!s->pme) {
+        return;
+    }
+    pci_word_test_and_set_mask(pmcsr, PCI_PM_CTRL_PME_STATUS);
+    if ((pci_get_word(pmcsr) & PCI_PM_CTRL_PME_ENABLE) &&
+        runstate_check(RUN_STATE_SUSPENDED)) {
+        qemu_system_wakeup_request(QEMU_WAKEUP_REASON_OTHER, NULL);
+    }
 }
 
 /*
@@ -716,6 +745,7 @@ static void rtl8168_realize(PCIDevice *pdev, Error **errp)
          * run time from the monitor); no text lines (.trace).
          */
         .trace_event = rtl8168_host_trace_event,
+        .pme = rtl8168_host_pme,
     };
     const rtl8168_rx_order_ops rx_order_ops = {
         .opaque = s,

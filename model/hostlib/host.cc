@@ -77,7 +77,8 @@ rtl8168_host_ops Host::ops_for(Port& p) const {
           .timer_arm = cb_timer_arm,
           .rx_ready = hooks.on_rx_ready ? cb_rx_ready : nullptr,
           .trace = hooks.on_trace ? cb_trace : nullptr,
-          .trace_event = nullptr};  // (neither client uses the structured form)
+          .trace_event = nullptr,  // (neither client uses the structured form)
+          .pme = nullptr};
 }
 
 rtl8168* Host::create(const rtl8168_config* cfg, Port& p, char* err, size_t err_len) {

@@ -5,22 +5,15 @@
 #include <cstdio>
 #include <cstring>
 
+#include "wake.h"
+
 namespace rtl8168sim {
 
 namespace {
 constexpr uint32_t kEventBudget = 1u << 20;  // events per entry point (a last-resort bound)
-// Head room below the public bounds: once the budget is spent, the events
-// already due (at most one per engine stage) still run, each with a bounded
-// amount of synchronous DMA (a frame's write-backs: <= 65 descriptors).
-constexpr uint64_t kDmaHeadroom = 512;
-constexpr uint64_t kFrameHeadroom = 16;
 }  // namespace
 
-Time Device::paced(Time delay) {
-  if (work_dma_ + kDmaHeadroom < RTL8168_MAX_DMA_PER_CALL &&
-      work_frames_ + kFrameHeadroom < RTL8168_MAX_FRAMES_PER_CALL) {
-    return delay;
-  }
+Time Device::paced_past_budget(Time delay) {
   if (!yielded_) {
     yielded_ = true;
     stats.work_yields++;
@@ -48,7 +41,7 @@ void Device::bad_call(Time now) {
 
 Device::Device(const Config& cfg, const rtl8168_host_ops& ops)
     : regs(*cfg.profile->regs), wide(cfg.profile->wide_regs), irq(*this), phy(*this), tx(*this, *cfg.profile), txpoll(*this),
-      rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), link(*this), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
+      rx(*this, *cfg.profile), tally(*this), timer(*this), side(*this), mac_ocp(*this), link(*this, cfg.profile->pci.aspm.l1), cfg_(cfg), timing_(cfg.effective_timing()), ops_(ops) {
   // Validated when the parameter was set (config.cc); a schedule that does
   // not parse here installs nothing.
   if (!parse_fault_list(cfg_.faults, configured_faults_).empty()) configured_faults_.clear();
@@ -237,7 +230,8 @@ uint64_t Device::reg_read(Time now, uint32_t off, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   link.host_access();
-  if (above_file(off, size, cfg_.profile->pci.mmio_size)) {
+  // An access inside the file (a driver's every access) is told apart first.
+  if (!access_ok(off, size) && above_file(off, size, cfg_.profile->pci.mmio_size)) {
     if (!wide.implemented(off, size)) {
       trace.unassigned_access(off, size, 0);
       finish_entry();
@@ -273,7 +267,7 @@ void Device::reg_write(Time now, uint32_t off, uint64_t value, unsigned size) {
   Entry entry(*this, now);
   advance_to(now);
   access_woke_link_ = link.host_access();
-  if (above_file(off, size, cfg_.profile->pci.mmio_size)) {
+  if (!access_ok(off, size) && above_file(off, size, cfg_.profile->pci.mmio_size)) {
     if (!wide.implemented(off, size)) {
       trace.unassigned_access(off, size, 1);
     } else {
@@ -414,6 +408,7 @@ void Device::on_link_change() {
   }
   trace.link_change(phy.link_up(), phy.speed_mbps());
   irq.raise(reg::LinkChg);
+  if (phy.link_up()) wake::on_link_up(*this);
 }
 
 void Device::timer_expired(Time now) {
@@ -432,6 +427,8 @@ bool Device::can_receive(Time now) {
 size_t Device::receive(Time now, std::span<const uint8_t> frame) {
   Entry entry(*this, now);
   advance_to(now);
+  // The wake detector sees the frame whether the receiver takes it or not.
+  wake::on_frame(*this, frame);
   const bool taken = rx.receive(frame);
   advance_to(now_);
   finish_entry();

@@ -82,7 +82,14 @@ class Device {
   // entry point's budget lasts; once it is spent, the step is parked
   // RTL8168_WORK_YIELD_NS after the time the host called for, so the host's
   // timer continues it and every event due at that time has still run.
-  Time paced(Time delay);
+  // (In line: every engine step asks, and almost every one is within budget.)
+  Time paced(Time delay) {
+    if (work_dma_ + kDmaHeadroom < RTL8168_MAX_DMA_PER_CALL &&
+        work_frames_ + kFrameHeadroom < RTL8168_MAX_FRAMES_PER_CALL) [[likely]] {
+      return delay;
+    }
+    return paced_past_budget(delay);
+  }
   // The time the host called the current entry point for (>= now()).
   Time call_time() const { return entry_now_; }
   bool dma_read(uint64_t addr, void* buf, size_t len);
@@ -115,8 +122,15 @@ class Device {
   // A DMA the chip is about to start: the delay before its first TLP can go
   // (what is left of an ASPM L1 exit; 0 on a link in L0).
   Time link_wake() { return link.chip_dma(); }
-  // PHY -> MAC: link state changed (PHYstatus from the PHY, LinkChg).
+  // PHY -> MAC: link state changed (PHYstatus from the PHY, LinkChg; a
+  // link-up may be a wake event, wake.h).
   void on_link_change();
+  // A Wake-on-LAN event the registers armed (wake.h): traced, then the
+  // host's PME (its PM capability sets PME_Status).
+  void wake_event(uint32_t event) {
+    trace.wake(event);
+    if (ops_.pme) ops_.pme(ops_.opaque);
+  }
   // A register's stored value wherever it sits: the 256-byte file or, on
   // profiles with a larger window, the rows above it (a ring base, DescRing).
   uint32_t reg32(uint32_t off) const { return off < reg::kFileSize ? regs.u32(off) : wide.u32(off); }
@@ -173,6 +187,13 @@ class Device {
     }
     run_due(to);
   }
+  // Head room below the public work bounds: once the budget is spent, the
+  // events already due (at most one per engine stage) still run, each with a
+  // bounded amount of synchronous DMA (a frame's write-backs: <= 65
+  // descriptors).
+  static constexpr uint64_t kDmaHeadroom = 512;
+  static constexpr uint64_t kFrameHeadroom = 16;
+  Time paced_past_budget(Time delay);  // paced() once the budget is spent
   void run_due(Time to);
   void finish_entry();        // hand out frames, re-arm the host timer, rx_ready
   void dispatch(const Event& e);

@@ -11,14 +11,13 @@
 namespace rtl8168sim {
 
 namespace {
-
 constexpr size_t kKinds = static_cast<size_t>(EventKind::kCount);
+}  // namespace
 
-// Every component's list, indexed by kind; each kind listed exactly once
-// (checked here, on the first event of any device: a kind without its spec
-// stops every test at once).
-std::array<const EventSpec*, kKinds> collect() {
-  std::array<const EventSpec*, kKinds> table{};
+// Each kind listed exactly once (checked here, on the first event of any
+// device: a kind without its spec stops every test at once).
+EventSpecTable collect_event_specs() {
+  EventSpecTable table{};
   for (const std::span<const EventSpec> list :
        {Phy::events(), Device::events(), Tally::events(), TxEngine::events(), RxEngine::events(),
         Irq::events(), ChipTimer::events(), SideBus::events(), FaultInjector::events(),
@@ -41,17 +40,10 @@ std::array<const EventSpec*, kKinds> collect() {
   return table;
 }
 
-}  // namespace
-
 // A read may first wait for the link to leave ASPM L1 (Device::link_wake).
 Time max_paced_read_delay(const Device& d, uint64_t bytes) {
   return std::max<Time>(d.timing().aspm_l1_exit_time + dma_read_time(d.timing(), bytes),
                         RTL8168_WORK_YIELD_NS);
-}
-
-const EventSpec& event_spec(EventKind kind) {
-  static const std::array<const EventSpec*, kKinds> table = collect();
-  return *table[static_cast<size_t>(kind)];
 }
 
 }  // namespace rtl8168sim

@@ -14,6 +14,8 @@
 // state blob: never renumber), and one EventSpec in the component's list.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -79,8 +81,16 @@ struct EventSpec {
   bool pullable = false;
 };
 
-// The spec of `kind` (kind < EventKind::kCount), from the components' lists.
-const EventSpec& event_spec(EventKind kind);
+// Every kind's spec, indexed by kind, from the components' lists (events.cc).
+using EventSpecTable = std::array<const EventSpec*, static_cast<size_t>(EventKind::kCount)>;
+EventSpecTable collect_event_specs();
+
+// The spec of `kind` (kind < EventKind::kCount). In line: every event's
+// dispatch asks.
+inline const EventSpec& event_spec(EventKind kind) {
+  static const EventSpecTable table = collect_event_specs();
+  return *table[static_cast<size_t>(kind)];
+}
 
 // The longest delay of an engine step that is a read of `bytes`, or paced
 // past the entry point's work budget (Device::paced parks a step at most

@@ -467,8 +467,7 @@ bool FaultInjector::scan_rx_fifo_over() {
 
 // frame=N: the engine stops before fetching the Nth frame counted from the
 // fault's installation, i.e. once N-1 frames have left the wire since then.
-bool FaultInjector::tx_stop_fetch() {
-  if (tx_stalled_) return true;
+bool FaultInjector::scan_tx_stop_fetch() {
   for (size_t i = 0; i < faults_.size(); i++) {
     Fault& f = faults_[i];
     if (f.spec.cls != FaultClass::TxStopFetch || f.fired || d_.now() < f.spec.at) continue;

@@ -109,7 +109,8 @@ class FaultInjector {
   bool rx_withhold() { return !faults_.empty() && scan_rx_withhold(); }
   // RxEngine: a frame passed the filter.
   bool rx_fifo_over() { return !faults_.empty() && scan_rx_fifo_over(); }
-  bool tx_stop_fetch();                       // TxEngine: a descriptor fetch at a frame boundary
+  // TxEngine: a descriptor fetch at a frame boundary.
+  bool tx_stop_fetch() { return tx_stalled_ || (!faults_.empty() && scan_tx_stop_fetch()); }
   void on_tx_halt() { tx_stalled_ = false; }  // TxEngine::halt (TxEnb off, StopReq, resets)
   Time autoneg_delay();                       // Phy: an autonegotiation starts
   // Irq: IntrStatus was read (ack false) or written (ack true): raise the
@@ -129,6 +130,7 @@ class FaultInjector {
   bool scan_dma(bool write, uint64_t addr, uint64_t len);
   bool scan_rx_withhold();
   bool scan_rx_fifo_over();
+  bool scan_tx_stop_fetch();
   void scan_irq_race(bool ack);
 
   struct Fault {

@@ -15,8 +15,6 @@ constexpr uint32_t kConfigSize = 4096;   // PCIe extended configuration space
 constexpr Time kMaxExitTime = 1'000'000;
 }  // namespace
 
-bool PcieLink::modelled() const { return d_.config().profile->pci.aspm.l1; }
-
 void PcieLink::power_on() {
   aspm_ctl_ = 0;
   entry_latency_ = kEntryLatencyReset;
@@ -58,8 +56,7 @@ void PcieLink::wake(Time exit_time) {
   exit_until_ = d_.now() + exit_time;
 }
 
-bool PcieLink::host_access() {
-  if (!modelled()) return false;
+bool PcieLink::tlp_from_host() {
   const bool was_l1 = l1_;
   if (was_l1) {
     // The root port starts the exit; the chip's own TLPs wait for it too.
@@ -71,8 +68,7 @@ bool PcieLink::host_access() {
   return was_l1;
 }
 
-Time PcieLink::chip_dma() {
-  if (!modelled()) return 0;
+Time PcieLink::tlp_from_chip() {
   if (l1_) {
     wake(d_.timing().aspm_l1_exit_time);
     d_.trace.aspm_l1(0, 1);

@@ -47,8 +47,9 @@ class PcieLink {
   // The longest entrance latency (code 6 or 7).
   static constexpr Time kMaxEntryLatency = 64'000;
 
-  explicit PcieLink(Device& d) : d_(d) {}
-  bool modelled() const;           // the profile has ASPM L1
+  // `modelled`: the profile has ASPM L1 (fixed for the device's life).
+  PcieLink(Device& d, bool modelled) : d_(d), modelled_(modelled) {}
+  bool modelled() const { return modelled_; }  // the profile has ASPM L1
   void power_on();                 // L0, ASPM Control 0, entrance latency 0x27
   // A configuration write as the guest made it (after the host applied it):
   // Link Control's ASPM Control and the entrance latency byte. A config
@@ -57,11 +58,13 @@ class PcieLink {
   // CSI wrote the shadow dword at 0x70c (side_bus.cc): bits 31:24.
   void csi_entry_latency(uint8_t value);
   // A register access from the host reached the chip: true when it found the
-  // link in L1 (and woke it).
-  bool host_access();
+  // link in L1 (and woke it). Without ASPM in the profile, nothing to do (in
+  // line: every register access asks).
+  bool host_access() { return modelled_ && tlp_from_host(); }
   // The chip is about to send a DMA request or write: the delay before its
-  // first TLP can go (what is left of an L1 exit), 0 in L0.
-  Time chip_dma();
+  // first TLP can go (what is left of an L1 exit), 0 in L0 (and without ASPM
+  // in the profile: every DMA asks).
+  Time chip_dma() { return modelled_ ? tlp_from_chip() : 0; }
   // The chip sends an interrupt message (MSI write / INTx message): wakes the
   // link like a DMA; the model delivers the interrupt at once.
   void chip_message() { (void)chip_dma(); }
@@ -75,11 +78,14 @@ class PcieLink {
   const char* check(Time now) const;  // nullptr when the loaded state is consistent
 
  private:
+  bool tlp_from_host();  // host_access() of a modelled link
+  Time tlp_from_chip();  // chip_dma() of a modelled link
   bool l1_allowed() const;
   bool dma_outstanding() const;
   void arm();
   void wake(Time exit_time);
   Device& d_;
+  const bool modelled_;
   uint8_t aspm_ctl_ = 0;                      // Link Control 1:0 as last written
   uint8_t entry_latency_ = kEntryLatencyReset;
   bool l1_ = false;

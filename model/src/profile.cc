@@ -110,6 +110,7 @@ constexpr ChipProfile k8168evl{
     .mac_ocp = false,
     .quirks = {.lossy_txpoll = true, .evl_short_csum = true, .evl_tso_defects = true},
     .timing = kEvlTiming,
+    .magic_packet = {.space = WakeBit::Space::Eri, .addr = 0x0dc, .mask = 1u << 16},
 };
 
 // RTL8168h/8111h: r8169 RTL_GIGA_MAC_VER_46 (XID 0x541, mask 0x7cf),
@@ -164,6 +165,7 @@ constexpr ChipProfile k8168h{
                .evl_tso_defects = false,
                .aspm_l1_txpoll_lost = true},
     .timing = k8168hTiming,
+    .magic_packet = {.space = WakeBit::Space::Eri, .addr = 0x0dc, .mask = 1u << 16},
 };
 
 // RTL8125B: r8169 RTL_GIGA_MAC_VER_63 (XID 0x641, mask 0x7cf; "RTL8125B"),
@@ -229,6 +231,7 @@ constexpr ChipProfile k8125b{
     .rx_vlan_rxconfig = true,
     .mitigate_fifo_status = true,
     .tally_ext_ocp = 0xea84,
+    .magic_packet = {.space = WakeBit::Space::MacOcp, .addr = 0xc0b6, .mask = 1u << 0},
 };
 
 constexpr const ChipProfile* kProfiles[] = {&k8168c, &k8168evl, &k8168h, &k8125b};

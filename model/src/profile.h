@@ -121,6 +121,14 @@ struct DoorbellReg {
   uint8_t sw_int;
 };
 
+// A wake enable bit in one of the chip's register spaces (wake.h).
+struct WakeBit {
+  enum class Space : uint8_t { Config3, Eri, MacOcp };
+  Space space = Space::Config3;
+  uint16_t addr = 0;   // ERI dword / MAC OCP word address (Config3: unused)
+  uint32_t mask = reg::Cfg3MagicPacket;
+};
+
 struct ChipProfile {
   std::string_view id;            // "8168c": the value of the `chip` parameter
   std::string_view name;          // r8169 rtl_chip_infos name
@@ -168,6 +176,11 @@ struct ChipProfile {
   // RTL8125"): the MAC OCP register whose bits 1:0 switch it on (7.2's
   // rtl_hw_start_8125: 0xea84), 0 when the chip has none.
   uint16_t tally_ext_ocp = 0;
+  // Where the driver arms the magic-packet wake (wake.h): Config3
+  // MagicPacket up to the 8168c; ERI dword 0xdc bit 16 (MagicPacket_v2) on
+  // the 8168evl and later 8168s; MAC OCP 0xc0b6 bit 0 on the RTL8125
+  // (r8169 __rtl8169_set_wol).
+  WakeBit magic_packet{};
 };
 
 // XID as r8169 rtl8169_get_mac_version reads it: (TxConfig >> 20) & 0xfcf.

@@ -119,7 +119,7 @@ const char* RegFile::check_fixed_bits(const ChipProfile& p) const {
   return nullptr;
 }
 
-bool RegFile::implemented(uint32_t off, unsigned size) const {
+bool RegFile::implemented_any(uint32_t off, unsigned size) const {
   if (off >= kFileSize) return false;
   const unsigned n = std::min(size, kFileSize - off);
   if (n == 1 || n == 2 || n == 4) {

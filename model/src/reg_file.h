@@ -62,8 +62,15 @@ class RegFile {
 
   Hook hook_of(uint32_t reg_offset) const { return layout_->hook[reg_offset % reg::kFileSize]; }
   // Whether any byte of an access inside the file belongs to a register of
-  // the table; the others are plain storage (traced as *_unimp).
-  bool implemented(uint32_t off, unsigned size) const;
+  // the table; the others are plain storage (traced as *_unimp). In line for
+  // the guest's accesses (1, 2 or 4 bytes inside the file: every access asks).
+  bool implemented(uint32_t off, unsigned size) const {
+    if ((size == 1 || size == 2 || size == 4) && static_cast<uint64_t>(off) + size <= reg::kFileSize) {
+      // `known` holds 0 or 1 per byte: any byte of the access known.
+      return load_le(reinterpret_cast<const uint8_t*>(&layout_->known[off]), size) != 0;
+    }
+    return implemented_any(off, size);
+  }
   bool unlocked() const { return bytes_[reg::Cfg9346] == reg::Cfg9346_Unlock; }
 
   std::span<uint8_t> raw() { return bytes_; }
@@ -72,6 +79,7 @@ class RegFile {
  private:
   template <unsigned N>
   Touched write_n(uint32_t off, uint64_t value);
+  bool implemented_any(uint32_t off, unsigned size) const;  // implemented(), any access
   // `n` (1, 2 or 4) little-endian bytes at `p`.
   static uint64_t load_le(const uint8_t* p, unsigned n) {
     if constexpr (std::endian::native == std::endian::little) {

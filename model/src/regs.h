@@ -112,6 +112,11 @@ inline constexpr uint8_t McuLinkListRdy = 0x02;
 // Config5 (0x56) bit 0 ASPM_en: the chip may initiate ASPM (r8169
 // rtl_hw_aspm_clkreq_enable; pcie_link.h).
 inline constexpr uint8_t Cfg5AspmEn = 0x01;
+// Wake-on-LAN (r8169 __rtl8169_set_wol; wake.h): Config3 (0x54) LinkUp and
+// MagicPacket, Config5 (0x56) LanWake.
+inline constexpr uint8_t Cfg3LinkUp = 0x10;
+inline constexpr uint8_t Cfg3MagicPacket = 0x20;
+inline constexpr uint8_t Cfg5LanWake = 0x02;
 
 // MISC (0xf0): RXDV_GATED_EN (8168g class) gates received data off the RX FIFO.
 inline constexpr uint32_t RxdvGatedEn = 1u << 19;

@@ -46,12 +46,6 @@ bool RxEngine::can_receive() {
   return room;
 }
 
-bool RxEngine::take_ready_signal() {
-  const bool r = ready_signal_;
-  ready_signal_ = false;
-  return r;
-}
-
 // Address filter (r8169 rtl_set_rx_mode; datasheet RCR): broadcast needs AB,
 // multicast AM plus its MAR hash bit, unicast APM and our IDR; AAP takes all.
 bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, AddressClass& kind) const {

@@ -64,8 +64,13 @@ class RxEngine {
   unsigned queues() const { return static_cast<unsigned>(rings_.size()); }
   // Nothing taken from the wire waits in the RX FIFO (MCU RX_EMPTY).
   bool fifo_empty() const { return fifo_used_ == 0; }
-  // The host was refused and waits for room (rx_ready is due).
-  bool take_ready_signal();
+  // The host was refused and waits for room (rx_ready is due). In line:
+  // every entry point asks.
+  bool take_ready_signal() {
+    const bool r = ready_signal_;
+    ready_signal_ = false;
+    return r;
+  }
 
   bool desc_fetch_in_flight() const { return phase_ == Phase::FetchDesc; }
   bool write_in_flight() const { return phase_ == Phase::Write; }

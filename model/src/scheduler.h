@@ -28,10 +28,13 @@ class Scheduler {
   // layout cannot change which event runs first.
   void schedule(Time at, EventKind kind, uint64_t arg = 0) {
     // The new event has the largest sequence number: it runs after every
-    // pending event due at or before `at`, before the ones due later.
-    const auto at_or_before =
-        std::partition_point(q_.begin(), q_.end(), [at](const Event& e) { return e.time > at; });
-    q_.insert(at_or_before, Event{at, next_seq_++, kind, arg});
+    // pending event due at or before `at`, before the ones due later. Most
+    // are due soon (an engine's next step), so its place is found from the
+    // back, moving the few events due earlier up by one.
+    q_.emplace_back();
+    size_t i = q_.size() - 1;
+    for (; i > 0 && q_[i - 1].time <= at; i--) q_[i] = q_[i - 1];
+    q_[i] = Event{at, next_seq_++, kind, arg};
   }
   bool empty() const { return q_.empty(); }
   Time next_time() const { return q_.empty() ? kNever : q_.back().time; }
@@ -73,7 +76,7 @@ class Scheduler {
   };
   // Pending events, the latest first: the next one to run is at the back
   // (a handful are pending at a time; popping is O(1), scheduling a short
-  // binary search and move).
+  // scan from the back).
   std::vector<Event> q_;
   uint64_t next_seq_ = 0;
 };

@@ -78,14 +78,14 @@ unsigned Tally::dump_size() const {
 // Destination class as the RX side counts it (group bit, all-ones).
 void Tally::count_tx(const std::vector<uint8_t>& frame) {
   if (!d_.config().profile->tally_ext_ocp || frame.size() < 6) return;
-  bool bcast = true;
-  for (int i = 0; i < 6; i++) bcast &= frame[i] == 0xff;
-  if (bcast) {
-    ext.tx_broadcast++;
-  } else if (frame[0] & 1) {
-    ext.tx_multicast++;
-  } else {
+  // The group bit first: a unicast destination (most frames) is not the
+  // broadcast address either.
+  if (!(frame[0] & 1)) {
     ext.tx_unicast++;
+  } else if (std::all_of(frame.begin(), frame.begin() + 6, [](uint8_t b) { return b == 0xff; })) {
+    ext.tx_broadcast++;
+  } else {
+    ext.tx_multicast++;
   }
 }
 

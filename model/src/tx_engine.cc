@@ -212,11 +212,14 @@ void TxEngine::prefetch_more() {
 bool TxEngine::slot_in_use(uint32_t index) const {
   const bool frame = phase_ == Phase::FetchHeader || phase_ == Phase::FetchData ||
                      phase_ == Phase::WaitFifo;
-  for (const Desc& dsc : descs_) {
-    if (frame && dsc.index == index) return true;
+  if (frame) {
+    for (const Desc& dsc : descs_) {
+      if (dsc.index == index) return true;
+    }
   }
   if (ring().holds(index)) return true;
-  const uint64_t addr = ring().slot_addr(index);
+  if (fifo_.empty()) return false;
+  const uint64_t addr = ring().slot_addr(index);  // reads the ring base: only when needed
   for (size_t i = 0; i < fifo_.size(); i++) {
     const WireFrame& f = fifo_.at(i);
     if (f.queue != q_) continue;

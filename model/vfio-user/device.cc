@@ -39,6 +39,7 @@ std::unique_ptr<Device> Device::create(const rtl8168_config* cfg, bool pme, Devi
       .rx_ready = host_rx_ready,
       .trace = nullptr,
       .trace_event = nullptr,
+      .pme = nullptr,
   };
   char msg[512] = "";
   d->dev_ = rtl8168_create(cfg, &ops, msg, sizeof msg);

@@ -463,12 +463,7 @@ def _run(s, res, out, work, krel, extras, progs, say, modules=()):
     if s.verbose:
         sys.stderr.write(con.new_text())
     c = protocol.parse(text)
-    if kind is None:
-        if c.end is None:
-            kind, reason = Kind.FAIL, "the guest powered off without a VERDICT line"
-        else:
-            kind = c.end.kind
-            reason = "" if kind is Kind.PASS else (c.end.reason or "the guest said FAIL")
+    kind, reason = judge_end(kind, reason, c.end)
     if s.iommu:
         res.dma = qemu.dma_report([out / "qemu.log"])
         kind, reason = judge_dma(kind, reason, res.dma)
@@ -503,6 +498,20 @@ def _run(s, res, out, work, krel, extras, progs, say, modules=()):
                          if "is not connected to host network" not in l)
         if qerr:
             say("qemu.log:\n  " + qerr.replace("\n", "\n  "))
+
+
+def judge_end(kind: Kind | None, reason: str, end) -> tuple:
+    """The run's kind and reason from what the launcher saw (kind None: the guest powered off)
+    and the guest's first end line `end` (protocol.Outcome or None). A guest that said FAIL and
+    then hung on its way out (a broken driver's shutdown deadlocking: napi_disable of a NAPI it
+    never re-enabled) is a FAIL with its own reason, the missing power-off after it."""
+    if kind is None:
+        if end is None:
+            return Kind.FAIL, "the guest powered off without a VERDICT line"
+        return end.kind, "" if end.kind is Kind.PASS else (end.reason or "the guest said FAIL")
+    if kind is Kind.TIMEOUT and end is not None and end.kind is Kind.FAIL:
+        return Kind.FAIL, f"{end.reason or 'the guest said FAIL'}; then {reason}"
+    return kind, reason
 
 
 # --iommu: where the NICs sit (rp1 -> bus 1, rp2 -> bus 2, as the firmware numbers them)

@@ -277,6 +277,24 @@ class Results(unittest.TestCase):
         self.assertEqual(protocol.end_line(Kind.TIMEOUT, "msi", "no guest power-off"),
                          "VERDICT TIMEOUT msi no guest power-off")
 
+    def test_judge_end(self):
+        from lablib import lab
+        end = protocol.parse("VERDICT FAIL suspend no carrier after resume\n"
+                             "VERDICT FAIL suspend guest deadline 150 s (virtual)\n").end
+        # the guest judged, then hung on its way out: its first verdict is the reason
+        self.assertEqual(lab.judge_end(Kind.TIMEOUT, "no guest power-off within 300 s wall", end),
+                         (Kind.FAIL, "no carrier after resume; then no guest power-off "
+                                     "within 300 s wall"))
+        # no verdict, or a PASS that never powered off: the launcher's TIMEOUT stands
+        ok = protocol.parse("VERDICT PASS suspend ok\n").end
+        for e in (None, ok):
+            self.assertEqual(lab.judge_end(Kind.TIMEOUT, "no power-off", e),
+                             (Kind.TIMEOUT, "no power-off"))
+        self.assertEqual(lab.judge_end(None, "", end), (Kind.FAIL, "no carrier after resume"))
+        self.assertEqual(lab.judge_end(None, "", ok), (Kind.PASS, ""))
+        self.assertEqual(lab.judge_end(None, "", None),
+                         (Kind.FAIL, "the guest powered off without a VERDICT line"))
+
     def test_host_verdict_line(self):
         for kind in Kind:
             line = protocol.verdict_line(kind, "smoke", "6.1", "rtl8168", "why (not) 1", 12.34)

@@ -36,6 +36,13 @@ PLANTS = {
     "r8169-tx-map-direction.patch": ("smoke", r"kernel splat: .*DMA-API: .*different direction"),
     "r8169-tx-no-wake.patch": ("tx-ring-full", r"NETDEV WATCHDOG|TX timeouts"),
     "r8169-napi-over-budget.patch": ("rx-flood", r"NAPI polls returned more than their budget"),
+    "r8169-resume-no-reinit.patch": (
+        "suspend", r"no carrier 10 s after resume .*the driver did not bring the device back up"),
+    "r8169-runtime-wol-saved.patch": (
+        "runtime-pm", r"link: the DUT stayed runtime-suspended .* after its link came back .*"
+                      r"no PME for the link-up"),
+    "r8169-wol-magic-config5.patch": (
+        "runtime-pm", r"magic: the DUT stayed runtime-suspended .* after the magic packet .*no PME"),
 }
 # plants only a debug kernel (X.Y-debug, docs/KERNELS.md) can see: CONFIG_DMA_API_DEBUG
 DEBUG_KERNEL_ONLY = {"r8169-tx-map-direction.patch"}

@@ -61,7 +61,7 @@ typedef struct rtl8168 rtl8168;
 #define RTL8168_IO_SIZE 256u
 #define RTL8168_MMIO_SIZE 4096u
 
-/* Callbacks the host provides. All pointers except trace and rx_ready are
+/* Callbacks the host provides. All pointers except the optional ones are
  * required. `opaque` is passed back unchanged. */
 typedef struct rtl8168_host_ops {
   void *opaque;
@@ -103,6 +103,12 @@ typedef struct rtl8168_host_ops {
    * cheap enough to leave set (the QEMU shim turns each kind into its own
    * trace event and logs the guest-error / unimp categories). */
   void (*trace_event)(void *opaque, uint64_t now_ns, unsigned kind, const uint64_t *args);
+  /* Optional: a Wake-on-LAN event the driver armed in the Config registers
+   * happened (the chip's PME#; docs/ARCHITECTURE.md "Wake-on-LAN"). The PCI
+   * power management capability is the host's: it sets PME_Status and, when
+   * PME_En is set, signals the wake (the QEMU shim wakes a suspended
+   * machine). Called inside an entry point; must not re-enter the model. */
+  void (*pme)(void *opaque);
 } rtl8168_host_ops;
 
 /* ---- configuration ---------------------------------------------------- */

@@ -44,7 +44,7 @@ const rtl8168_host_ops& TestHost::ops_template() {
   static const rtl8168_host_ops ops = {
       nullptr,     cb_dma_read, cb_dma_write, cb_msi_enabled, cb_msi_notify,
       cb_set_intx, cb_transmit, cb_timer_arm, cb_rx_ready,    cb_trace,
-      cb_trace_event,
+      cb_trace_event, cb_pme,
   };
   return ops;
 }
@@ -78,6 +78,7 @@ void TestHost::init(const Params& params, bool optional_callbacks) {
     ops.trace = nullptr;
     ops.trace_event = nullptr;
     ops.rx_ready = nullptr;
+    ops.pme = nullptr;
   }
   err[0] = '\0';
   {
@@ -288,6 +289,12 @@ void TestHost::cb_trace(void* o, uint64_t now, const char* line) {
 void TestHost::cb_trace_event(void* o, uint64_t now, unsigned kind, const uint64_t* args) {
   auto* h = static_cast<TestHost*>(o);
   if (h->trace_events.size() < kMaxTraceLines) h->trace_events.push_back({now, kind, {args[0], args[1], args[2]}});
+}
+
+void TestHost::cb_pme(void* o) {
+  auto* h = static_cast<TestHost*>(o);
+  h->note_callback();
+  ++h->pme_calls;
 }
 
 }  // namespace rtl8168_test

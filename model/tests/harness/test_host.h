@@ -128,6 +128,7 @@ class TestHost {
   int intx_level = 0;
   uint64_t timer_arms = 0;
   uint64_t rx_ready_calls = 0;
+  uint64_t pme_calls = 0;  // rtl8168_host_ops.pme (Wake-on-LAN events)
   std::vector<std::string> trace;  // capped at kMaxTraceLines
   uint64_t trace_lines = 0;
   std::vector<TraceRecord> trace_events;  // typed, capped at kMaxTraceLines
@@ -156,6 +157,7 @@ class TestHost {
   static void cb_rx_ready(void* o);
   static void cb_trace(void* o, uint64_t now, const char* line);
   static void cb_trace_event(void* o, uint64_t now, unsigned kind, const uint64_t* args);
+  static void cb_pme(void* o);
   void note_callback();
 
   FakeMemory mem_;
