@@ -3,7 +3,9 @@
 # sent by the DUT (LAB_streams senders, 64 KiB writes, LAB_max_ms of virtual time each) to
 # sinks in the partner's namespace, while a monitor samples every LAB_sample_ms:
 #   - the DUT's interrupt count (/proc/interrupts, the line named after its interface),
-#   - IntrStatus (0x3e) and IntrMask (0x3c) from `ethtool -d` (both drivers dump registers).
+#   - IntrStatus and IntrMask from `ethtool -d` (both drivers dump registers): 0x3e and 0x3c
+#     on the 8168, where the chip keeps them elsewhere the episode passes --arg isr_reg=/imr_reg=
+#     (the RTL8125's 32-bit pair at 0x3c/0x38: the low 16 bits hold every event r8169 uses).
 # Interrupt hang = the count has not moved for LAB_hang_ms while (IntrStatus & IntrMask) != 0:
 # the chip's INT is high but no interrupt arrives (an MSI is sent only on a 0->1 edge). The
 # case then records the figures, recovers with `ip link set down/up` (chip reset), checks a
@@ -41,7 +43,7 @@ while :; do
   usleep $((sample_ms * 1000))
   samples=$((samples+1))
   now=$(lab_now_ns); el=$(( (now - t0) / 1000000 ))
-  irq=$(lab_irqs); isr=$(lab_reg16 3e); imr=$(lab_reg16 3c)
+  irq=$(lab_irqs); isr=$(lab_reg16 "${LAB_isr_reg:-3e}"); imr=$(lab_reg16 "${LAB_imr_reg:-3c}")
   if [ "$irq" = "$last" ] && [ "$isr" -gt 0 ] && [ $((isr & imr)) -ne 0 ]; then
     stuck=$((stuck + sample_ms))
   else

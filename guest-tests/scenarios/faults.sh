@@ -286,7 +286,8 @@ class_add "rx-fifo-over:frame=200,count=8" && class_traffic
 class_end "rx_dropped_fifo_over"
 
 # link: carrier down and back (a cable pull), then the partner drops to 100 Mbit/s full duplex
-# (the link renegotiates: the driver must report 100/full and carry traffic), then back to 1000
+# (the link renegotiates: the driver must report 100/full and carry traffic), then back to the
+# chip's own speed (CHIP_SPEED: 1000, 2500 for the RTL8125B's PHY)
 class_begin link
 if class_add "link:down"; then
   wait_carrier 0 10 || WHY="${WHY}carrier_never_dropped;"
@@ -300,13 +301,14 @@ if class_add "link:down"; then
   CLASS_NOTE=" speed_after=$sp/$dp"
   [ "$sp" = 100 ] && [ "$dp" = full ] || WHY="${WHY}speed_${sp}_${dp}_not_100_full;"
   class_traffic
-  class_add "link:speed=1000"
+  back="${CHIP_SPEED:-1000}"
+  class_add "link:speed=$back"
   wait_carrier 0 10
-  wait_carrier 1 15 || WHY="${WHY}no_carrier_at_1000;"
+  wait_carrier 1 15 || WHY="${WHY}no_carrier_at_$back;"
   sleep 1
   sp="$(cat /sys/class/net/eth0/speed 2>/dev/null)"
   CLASS_NOTE="$CLASS_NOTE speed_restored=$sp"
-  [ "$sp" = 1000 ] || WHY="${WHY}speed_${sp}_not_restored;"
+  [ "$sp" = "$back" ] || WHY="${WHY}speed_${sp}_not_restored;"
 fi
 class_end "-"
 

@@ -108,7 +108,8 @@ int rtl8168_chip_at(size_t index, rtl8168_chip_info* out) {
                                              profile_ring(p, RingDir::Tx, 1)->doorbell},
                            .tx_ring_base = {profile_ring(p, RingDir::Tx, 0)->base_lo,
                                             profile_ring(p, RingDir::Tx, 1)->base_lo},
-                           .queue_irqs = p.queue_irqs};
+                           .queue_irqs = p.queue_irqs,
+                           .link_mbps = phy_best_mbps(p.phy_model)};
   return 0;
 }
 

@@ -242,8 +242,10 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
       case kLinkAct:
         if (key == "speed") {
           uint64_t s = 0;
-          if (!parse_u64(val, s) || (s != 10 && s != 100 && s != 1000))
-            return bad + "expects 10, 100 or 1000";
+          // 2500: 2.5GBASE-T, a multi-gigabit partner (IEEE 802.3 clause 126); a PHY
+          // without that ability finds no common mode and keeps the link down (Phy::resolve)
+          if (!parse_u64(val, s) || (s != 10 && s != 100 && s != 1000 && s != 2500))
+            return bad + "expects 10, 100, 1000 or 2500";
           f.link = LinkAction::Speed;
           f.speed = static_cast<uint32_t>(s);
         } else {
@@ -271,6 +273,9 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
       break;
     case FaultClass::Link:
       if (duplex_given && f.link != LinkAction::Speed) return quoted + "duplex goes with speed=";
+      // 2.5GBASE-T has no half duplex (IEEE 802.3 clause 126)
+      if (f.link == LinkAction::Speed && f.speed == 2500 && !f.full)
+        return quoted + "speed=2500 is full duplex only";
       break;
     default:
       break;

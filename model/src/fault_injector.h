@@ -64,7 +64,7 @@ struct FaultSpec {
   bool window = false;       // DMA: only transactions overlapping [lo, hi]
   uint64_t lo = 0, hi = 0;
   LinkAction link = LinkAction::Down;
-  uint32_t speed = 0;  // LinkAction::Speed: 10, 100, 1000
+  uint32_t speed = 0;  // LinkAction::Speed: 10, 100, 1000, 2500
   bool full = true;
   Time delay = 0;     // autoneg-slow
   uint16_t bits = 0;  // spurious-irq; irq-race (0: pull the next pending event)

@@ -95,6 +95,12 @@ enum class PhyModel : uint8_t {
   Rtl8125Internal,
 };
 
+// The PHY's fastest mode (Mbit/s), what it resolves to against a partner
+// with every mode (Phy::resolve: 2500BASE-T first where the PHY has it).
+constexpr uint32_t phy_best_mbps(PhyModel m) {
+  return m == PhyModel::Rtl8125Internal ? 2500 : 1000;
+}
+
 // How the driver reaches the PHY (bit set): PHYAR (MDIO frames, r8169
 // r8169_mdio_read/write for VER_02..VER_39), GPHY_OCP (r8168_phy_ocp_*, the
 // 8168g class and later).

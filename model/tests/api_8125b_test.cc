@@ -62,6 +62,8 @@ TEST(Api8125b, ChipListGivesItsIdentity) {
   EXPECT_EQ(c->max_frame, 16384u);
   EXPECT_EQ(c->tx_queues, 2u);
   EXPECT_EQ(c->rx_queues, 4u);  // RX queues 0-3 (r8125 R8125_MAX_RX_QUEUES; rss.h)
+  EXPECT_EQ(c->link_mbps, 2500u);  // its 2.5G PHY's best mode, as the bring-up below links
+  EXPECT_EQ(find_chip("8168h")->link_mbps, 1000u);
   // The 8168s keep their 4 KiB BAR.
   EXPECT_EQ(find_chip("8168h")->pci.mmio_size, unsigned{RTL8168_MMIO_SIZE});
 }
@@ -242,6 +244,19 @@ TEST(Api8125b, AdvertisementAndForcedModesChooseTheSpeed) {
 // is then the serialization time of the frame plus preamble, FCS and gap at
 // the link speed, (7000 + 24) * 8 bits at 2.5 and at 1 Gbit/s (0.4 ns and
 // 1 ns a bit). What is measured is the wire alone.
+TEST(Api8125b, LinkFaultMovesThePartnerTo1000AndBackTo2500) {
+  Nic nic(b(false), driver_8125b());  // functional: autonegotiation completes at once
+  ASSERT_UP(nic);
+  constexpr uint16_t k2500F = 0x0400, k1000F = 0x0010, kLinkUp = 0x0002;
+  std::string err;
+  ASSERT_EQ(nic.host.add_fault("link:speed=1000", &err), 0) << err;
+  EXPECT_EQ(nic.host.r16(kPhyStatus) & (kLinkUp | k1000F | k2500F), kLinkUp | k1000F);
+  // The partner's 2.5G ability again (a scenario restoring the chip's own speed).
+  ASSERT_EQ(nic.host.add_fault("link:speed=2500", &err), 0) << err;
+  EXPECT_EQ(nic.host.r16(kPhyStatus) & (kLinkUp | k1000F | k2500F), kLinkUp | k2500F);
+  EXPECT_EQ(*nic.drv.phy_ocp_read(0xa434), 0x021c);  // PHYSR: link, full, 2500
+}
+
 TEST(Api8125b, WireTimingFollowsTheLinkSpeed) {
   for (const bool gig : {false, true}) {
     SCOPED_TRACE(gig ? "1000" : "2500");

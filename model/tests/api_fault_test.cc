@@ -249,6 +249,18 @@ TEST(ApiFault, SpeedAndDuplexChangeRenegotiatesAndTheLpaSaysSo) {
   EXPECT_EQ(nic.drv.mdio_read(kMiiStat1000).value_or(0) & 0x0c00, 0);
 }
 
+TEST(ApiFault, A2500OnlyPartnerLeavesA1000PhyWithoutALinkUntilItComesBack) {
+  Nic nic;  // the 8168c: its PHY has no 2.5GBASE-T, nothing in common with the partner
+  ASSERT_UP(nic);
+  add(nic.host, "link:speed=2500");
+  EXPECT_FALSE(nic.host.r8(kPHYstatus) & kLinkStatus);
+  nic.host.advance(10'000'000);
+  EXPECT_FALSE(nic.host.r8(kPHYstatus) & kLinkStatus) << "no common mode, no link";
+  add(nic.host, "link:speed=1000");
+  EXPECT_EQ(nic.host.r8(kPHYstatus) & (kLinkStatus | k1000bpsF | kFullDup),
+            kLinkStatus | k1000bpsF | kFullDup);
+}
+
 TEST(ApiFault, FlapTogglesTheCarrierEachPeriod) {
   Nic nic;
   ASSERT_UP(nic);
@@ -505,6 +517,8 @@ TEST(ApiFault, HostileSpecsGetErrorsAndAddNothing) {
       "link:speed=42",
       "link:down,duplex=half",
       "link:speed=100,duplex=quarter",
+      "link:speed=2500,duplex=half",  // 2.5GBASE-T is full duplex only
+      "link:speed=10000",
       "link:up=1",
       "spurious-irq:at=1",
       "spurious-irq:bits=0",

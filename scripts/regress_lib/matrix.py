@@ -110,7 +110,9 @@ ON_OTHER_CHIP = {
                        "no IOMMU DMA fault",
     "dma-burst": "r8169 CLEAN (monotonic, within 2 % of the bench run with --param chip=NAME), "
                  "plus the 2012 sawtooth with the DUT's burst forced to 1024 B (tx-mxdma=6): "
-                 "REPRODUCED at 1076 = 1024 + 52",
+                 "REPRODUCED at 1076 = 1024 + 52; the line rate is the chip's link speed (the "
+                 "chip list's link_mbps: 2500 on the 8125b, whose MTU-1500 targets are then the "
+                 "bench's, not the 8168's 1 Gbit/s history)",
     "frames": "the largest MTU both NICs take (the partner stays an 8168c)",
     "ipv6": "the same checks: every chip the model lists takes the v2 descriptor's IPv6 "
             "checksum and TSO6 requests (r8169 offers them from VER_18 on)",
@@ -126,7 +128,9 @@ ON_OTHER_CHIP = {
                "does not show: runtime-pm checks it by its effect)",
     "runtime-pm": "the same checks: each chip's wake registers as r8169 arms them "
                   "(model/src/wake.h: the magic packet in Config3, ERI 0xdc or MAC OCP 0xc0b6)",
-    "msi-lost-irq": "r8169 with MSI on the chip: CLEAN, no interrupt hang",
+    "msi-lost-irq": "r8169 with MSI on the chip: CLEAN, no interrupt hang (IntrStatus/IntrMask "
+                    "read where the chip list says: 0x3c/0x38 on the 8125b, which r8169 drives "
+                    "through MSI-X with one vector)",
     "offload-latency": "[r8169-defaults] expects what r8169's defaults on the chip are: "
                        "REPRODUCED with SG/TSO off, CLEAN where r8169 turns them on itself "
                        "(7.2 on the 8168h)",

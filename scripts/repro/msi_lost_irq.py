@@ -13,6 +13,8 @@ Verdict (per run):
   CLEAN       hang=0 over the whole run and the streams moved >= 100 Mbit/s
   otherwise   UNEXPECTED
 """
+from typing import Optional
+
 from . import common
 from .labrun import LabResult
 
@@ -24,6 +26,23 @@ ARGS = {"streams": 4, "max_ms": 600, "sample_ms": 50, "hang_ms": 500}
 # run up to 3 s of virtual time; it ends as soon as the hang is detected (6.1 hangs within
 # ~0.3 s, 6.12 within ~0.5 s of traffic, but a code-layout change moves that).
 ARGS_OLD_MSI = dict(ARGS, max_ms=3000)
+
+
+# Where msi.sh reads IntrStatus / IntrMask unless told otherwise: the 8168's 0x3e / 0x3c.
+DEFAULT_INTR_REGS = (0x3e, 0x3c)
+
+
+def intr_reg_args(chip: Optional[str]) -> dict:
+    """--arg isr_reg/imr_reg for a DUT chip that keeps IntrStatus/IntrMask elsewhere (the
+    model's chip list: the RTL8125's 0x3c/0x38), {} for the 8168s (their runs as before)."""
+    if chip is None:
+        return {}
+    from lablib import chips   # the same import root (docs/ARCHITECTURE.md "Python tooling")
+    c = chips.chip(chip)
+    regs = (int(c.get("intr_status", "0x3e"), 16), int(c.get("intr_mask", "0x3c"), 16))
+    if regs == DEFAULT_INTR_REGS:
+        return {}
+    return {"isr_reg": f"{regs[0]:x}", "imr_reg": f"{regs[1]:x}"}
 
 
 def judge(res: LabResult, want_irq: bool) -> tuple:
@@ -56,7 +75,7 @@ def judge(res: LabResult, want_irq: bool) -> tuple:
 def run(ctx: common.Context, driver: str) -> list:
     out = []
     if driver == "stock":
-        res = ctx.lab("msi", "r8169", args=ARGS)
+        res = ctx.lab("msi", "r8169", args=dict(ARGS, **intr_reg_args(getattr(ctx, "chip", None))))
         obs, fig, why = judge(res, "PCI-MSI")
         out.append(common.case(NAME, driver, "msi", common.CLEAN, obs, fig, res, why))
         return out

@@ -282,6 +282,26 @@ class OnAnotherChip(unittest.TestCase):
         limits = {m: d.classify(v, b[m], 50.0, m) for m, v in pts.items()}
         self.assertEqual(d.evaluate("sawtooth", "1024", pts, b, limits)[0], common.REPRODUCED)
 
+    @unittest.skipUnless(d.bench_path(), "build/bin/rtl8168-bench not built")
+    def test_a_faster_link_is_judged_at_its_own_line_rate(self):
+        """A chip the model lists at 2500 Mbit/s (link_mbps): the line rate is its own and the
+        MTU-1500 target is the bench's (the history's 940/842 are the 8168 at 1 Gbit/s); the
+        sawtooth of a 1024-byte burst shows above 1 Gbit/s there."""
+        self.assertEqual(d.link_mbps_of(None), 1000)
+        self.assertEqual(d.link_mbps_of("8168h"), 1000)
+        self.assertEqual(d.link_mbps_of("8125b"), 2500)
+        self.assertAlmostEqual(d.wire_goodput(1500, 2500), 2353.7, places=1)
+        mt = [1000, 1074, 1075, 1076, 1077, 1078, 1500]
+        for burst, kind, want in (("1024", "sawtooth", common.REPRODUCED),
+                                  ("unlimited", "monotonic", common.CLEAN)):
+            b = d.bench_sweep(burst, mt, chip="8125b")
+            self.assertGreater(b[1500], 1100, burst)   # above any 1 Gbit/s figure
+            pts = {m: v * 0.995 for m, v in b.items()}
+            limits = {m: d.classify(v, b[m], 50.0, m, 2500) for m, v in pts.items()}
+            self.assertEqual(d.evaluate(kind, burst, pts, b, limits, 2500)[0], want, burst)
+            # judged as at 1 Gbit/s the same figures are above the line rate: no verdict
+            self.assertIsNone(d.evaluate(kind, burst, pts, b, limits)[0], burst)
+
     def test_offload_latency_defaults_follow_r8169(self):
         def row(combo, sg, tso, mean):
             return {"kind": "combo", "combo": combo, "sg": sg, "tso": tso, "tx": "on",

@@ -44,7 +44,7 @@
     "at, frame (nth), count", "a received frame overflows the RX FIFO (RxFIFOOver)")        \
   X(4, Link, "link", kTimed, kAt | kEvery | kCount | kLinkAct, kLinkAct,                      \
     "one of down, up, flap, speed=",                                                         \
-    "at, every, count and one of down, up, flap, speed=10|100|1000 [duplex=half|full]",     \
+    "at, every, count and one of down, up, flap, speed=10|100|1000|2500 [duplex=half|full]", \
     "carrier down / up / flap, or the partner changes speed/duplex")                        \
   X(5, AutonegSlow, "autoneg-slow", kAccess, kAt | kNth | kCount | kDelay, kDelay, "delay=", \
     "delay, at, nth, count", "an autonegotiation takes `delay` longer")                     \

@@ -239,6 +239,9 @@ typedef struct rtl8168_chip_info {
    * 16 bits) & IMR1-IMR3 (0x800 + 4 (q - 1)) count in INT beside IntrStatus
    * & IntrMask. */
   bool queue_irqs;
+  /* The fastest mode of its PHY (Mbit/s): the speed it links at with a
+   * partner that has every mode (1000; 2500 for the RTL8125's 2.5G PHY). */
+  uint32_t link_mbps;
 } rtl8168_chip_info;
 
 size_t rtl8168_chip_count(void);
