@@ -405,7 +405,7 @@ TEST_F(ApiStateLoad, OtherVersionsAreRefusedByName) {
   EXPECT_EQ(refused(blob), "");
   put32(blob, 8, 5);  // the version, right after the magic
   EXPECT_EQ(refused(blob),
-            "unsupported state version 5 (this model loads version 6 only; blobs of other "
+            "unsupported state version 5 (this model loads version 7 only; blobs of other "
             "versions are not converted)");
 }
 
