@@ -401,7 +401,8 @@ rtl8168_stats stats(FuzzHost& h) {
 
 uint64_t rx_accounted(const rtl8168_stats& s) {
   return s.rx_frames + s.rx_dropped_filter + s.rx_dropped_no_desc + s.rx_dropped_disabled +
-         s.rx_dropped_too_long + s.rx_dropped_dma + s.rx_dropped_runt + s.rx_dropped_fifo_over;
+         s.rx_dropped_too_long + s.rx_dropped_dma + s.rx_dropped_runt + s.rx_dropped_fifo_over +
+         s.rx_dropped_bad_fcs + s.rx_dropped_short;
 }
 
 void run_reentry(FuzzHost& h, const uint8_t* frame, size_t len) {

@@ -38,7 +38,7 @@ constexpr char kMagic[8] = {'R', '8', '1', '6', '8', 'S', 'T', '\0'};
 // The layout's number: a blob of any other number is refused, not
 // converted (docs/ARCHITECTURE.md "State": a blob is the state of the model
 // that saved it, and only the same layout is checked field by field).
-constexpr uint32_t kStateVersion = 6;
+constexpr uint32_t kStateVersion = 7;
 constexpr uint32_t kMaxEvents = 64;  // far above what the engines keep pending (about 12)
 
 // The counters in blob order (rtl8168/stats.def): the statistics block and

@@ -443,26 +443,17 @@ bool FaultInjector::scan_dma(bool write, uint64_t addr, uint64_t len) {
   return fail;
 }
 
-bool FaultInjector::scan_rx_withhold() {
-  bool withhold = false;
+// The frame classes: every fault of `cls` counts the occurrence, and those
+// due fire (each is a fault_fired event with the occurrence number).
+bool FaultInjector::scan_frame(FaultClass cls) {
+  bool hit = false;
   for (size_t i = 0; i < faults_.size(); i++) {
     Fault& f = faults_[i];
-    if (f.spec.cls != FaultClass::RxWithhold || !occurrence(f)) continue;
+    if (f.spec.cls != cls || !occurrence(f)) continue;
     fired(i, f.seen);
-    withhold = true;
+    hit = true;
   }
-  return withhold;
-}
-
-bool FaultInjector::scan_rx_fifo_over() {
-  bool over = false;
-  for (size_t i = 0; i < faults_.size(); i++) {
-    Fault& f = faults_[i];
-    if (f.spec.cls != FaultClass::RxFifoOver || !occurrence(f)) continue;
-    fired(i, f.seen);
-    over = true;
-  }
-  return over;
+  return hit;
 }
 
 // frame=N: the engine stops before fetching the Nth frame counted from the

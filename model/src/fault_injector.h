@@ -106,9 +106,11 @@ class FaultInjector {
     return !faults_.empty() && scan_dma(write, addr, len);
   }
   // RxEngine: an RX descriptor fetch completed.
-  bool rx_withhold() { return !faults_.empty() && scan_rx_withhold(); }
-  // RxEngine: a frame passed the filter.
-  bool rx_fifo_over() { return !faults_.empty() && scan_rx_fifo_over(); }
+  bool rx_withhold() { return rx_frame(FaultClass::RxWithhold); }
+  // RxEngine: a frame passed the filter and has room in the FIFO; `cls` is
+  // one of the classes that act on it there (rx-fifo-over, rx-bad-fcs,
+  // rx-runt, rx-too-long).
+  bool rx_frame(FaultClass cls) { return !faults_.empty() && scan_frame(cls); }
   // TxEngine: a descriptor fetch at a frame boundary.
   bool tx_stop_fetch() { return tx_stalled_ || (!faults_.empty() && scan_tx_stop_fetch()); }
   void on_tx_halt() { tx_stalled_ = false; }  // TxEngine::halt (TxEnb off, StopReq, resets)
@@ -128,8 +130,7 @@ class FaultInjector {
  private:
   // The hooks' walks over a non-empty schedule.
   bool scan_dma(bool write, uint64_t addr, uint64_t len);
-  bool scan_rx_withhold();
-  bool scan_rx_fifo_over();
+  bool scan_frame(FaultClass cls);
   bool scan_tx_stop_fetch();
   void scan_irq_race(bool ack);
 

@@ -126,7 +126,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     host_waiting_ = true;  // back-pressure: the host keeps the frame
     return false;
   }
-  if (d_.faults.rx_fifo_over()) {
+  if (d_.faults.rx_frame(FaultClass::RxFifoOver)) {
     // rx-fifo-over fault: the frame overflows the FIFO and is lost, as when
     // the host bus cannot keep up (RxFIFOOver; r8169 counts it through the
     // tally's rx_missed, and resets the chip on VER_11 only).
@@ -136,12 +136,15 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     d_.trace.rx_drop(kFifoOver, frame.size());
     return true;
   }
+  // A wire error (rx_wire_errors.cc): discarded unless RxConfig accepts it.
+  const uint32_t wire = d_.faults.empty() ? 0 : wire_errors();
+  if (wire != 0 && refuse_wire_errors(wire, frame.size())) return true;
   // Take the frame into the FIFO: strip the tag and verify checksums on the
   // way in, as the MAC does.
   RxFrame& f = fifo_.push_back();
   f.bytes.assign(frame.begin(), frame.end());
   if (f.bytes.size() < kMinFrame) f.bytes.resize(kMinFrame, 0);
-  f.status = status;
+  f.status = status | (wire != 0 ? desc::RxRES | wire : 0);
   f.kind = kind;
   f.fifo_bytes = static_cast<uint32_t>(wire_len);
   f.queue = static_cast<uint8_t>(rss_choice.queue);
@@ -149,10 +152,19 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   f.opts2 = 0;
   const uint16_t cplus = d_.regs.u16(reg::CPlusCmd);
   uint16_t tci = 0;
-  if (d_.rx_vlan_strip() && packet::strip_vlan(f.bytes, tci)) {
+  // A runt is cut short on the wire: its first kRuntBytes - 4 bytes and an
+  // FCS over them (a sender that did not pad; with rx-bad-fcs on the same
+  // frame the FCS is wrong too: a collision fragment). Not parsed for a tag
+  // or checksums.
+  const bool runt = wire & desc::RxRUNT;
+  if (runt) {
+    f.bytes.resize(kRuntBytes - 4);
+    f.fifo_bytes = kRuntBytes;
+  }
+  if (!runt && d_.rx_vlan_strip() && packet::strip_vlan(f.bytes, tci)) {
     f.opts2 = desc::RxVlanTag | swab16(tci);
   }
-  if (cplus & reg::RxChkSum) {
+  if (!runt && (cplus & reg::RxChkSum)) {
     const packet::RxClass c = packet::classify_rx(f.bytes);
     if (c.is_tcp) f.status |= desc::RxProtoTCP;
     if (c.is_udp) f.status |= desc::RxProtoUDP;
@@ -160,9 +172,11 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     if (c.tcp_csum_fail) f.status |= desc::TCPFail;
     if (c.udp_csum_fail) f.status |= desc::UDPFail;
   }
-  const uint32_t fcs = packet::ethernet_fcs(f.bytes);
+  // A bad FCS (rx-bad-fcs) is the right one inverted: what a driver with
+  // NETIF_F_RXFCS passes up does not check.
+  const uint32_t fcs = packet::ethernet_fcs(f.bytes) ^ ((wire & desc::RxCRC) ? 0xffffffffu : 0);
   for (int i = 0; i < 4; i++) f.bytes.push_back(static_cast<uint8_t>(fcs >> (8 * i)));
-  fifo_used_ += static_cast<uint32_t>(wire_len);
+  fifo_used_ += f.fifo_bytes;
   if (phase_ == Phase::Idle) fetch_desc();
   return true;
 }
@@ -292,19 +306,29 @@ void RxEngine::on_write_done() {
     return;
   }
   d_.trace.rx_frame(len, ring().pos(), opts1);
+  count_delivered(f, len);
+  ring().advance(desc_.opts1);
+  d_.irq.raise_moderated(Irq::Moderated::RxOK, q_);
+  pop_head();
+}
+
+// A frame written to the ring. The tally's RxOK counters count good frames
+// only: a frame taken with a wire error (RxRES) was counted in RxERR when it
+// arrived (rx_wire_errors.cc).
+void RxEngine::count_delivered(const RxFrame& f, uint32_t len) {
   d_.stats.rx_frames++;
   d_.stats.rx_bytes += len - 4;
+  if (f.status & desc::RxRES) {
+    d_.stats.rx_error_frames++;
+    return;
+  }
   d_.tally.counters.rx_packets++;
   switch (f.kind) {
     case AddressClass::Unicast: d_.tally.counters.rx_unicast++; break;
     case AddressClass::Broadcast: d_.tally.counters.rx_broadcast++; break;
     case AddressClass::Multicast: d_.tally.counters.rx_multicast++; break;
   }
-  ring().advance(desc_.opts1);
-  d_.irq.raise_moderated(Irq::Moderated::RxOK, q_);
-  pop_head();
 }
-
 
 // A profile with more than one RX ring (the 8125B) adds the active queue,
 // every ring's position and each FIFO frame's queue and RSS result; the
@@ -350,9 +374,10 @@ void RxEngine::visit(Archive& a) {
 // add up, the engine works exactly while frames wait, and a write in flight
 // targets an owned descriptor whose buffer holds the head frame.
 const char* RxEngine::check() const {
+  constexpr uint32_t kWireErrors = desc::RxCRC | desc::RxRUNT | desc::RxRWT;
   constexpr uint32_t kStatusBits = desc::RxBAR | desc::RxMAR | desc::RxPAM | desc::RxProtoTCP |
                                    desc::RxProtoUDP | desc::IPFail | desc::TCPFail |
-                                   desc::UDPFail;
+                                   desc::UDPFail | desc::RxRES | kWireErrors;
   for (const DescCache& r : rings_) {
     if (!r.pos_valid()) return "RX ring position out of range";
     // Only the active queue's ring reads ahead (activate()).
@@ -392,9 +417,16 @@ const char* RxEngine::check() const {
       return "RX frame's RSS result invalid";
     if (f.status & ~kStatusBits) return "RX status bits invalid";
     if (f.opts2 & ~(desc::RxVlanTag | 0xffffu)) return "RX opts2 invalid";
+    // RES exactly with a wire error (rx_wire_errors.cc); a runt is cut to
+    // kRuntBytes and never stripped of a tag.
+    if (((f.status & kWireErrors) != 0) != ((f.status & desc::RxRES) != 0))
+      return "RX RxRES disagrees with the error bits";
+    const bool runt = f.status & desc::RxRUNT;
+    if (runt && (f.bytes.size() != kRuntBytes || (f.opts2 & desc::RxVlanTag)))
+      return "RX runt of the wrong length";
     // A minimum frame (60 + FCS) whose 802.1Q tag was stripped is 4 shorter.
     const uint32_t tag = (f.opts2 & desc::RxVlanTag) ? 4 : 0;
-    if (f.bytes.size() + tag < kMinFrame + 4) return "RX FIFO frame too short";
+    if (!runt && f.bytes.size() + tag < kMinFrame + 4) return "RX FIFO frame too short";
     if (f.fifo_bytes != f.bytes.size() + tag) return "RX FIFO reservation disagrees with the frame";
     reserved += f.fifo_bytes;
   }

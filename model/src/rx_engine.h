@@ -94,6 +94,14 @@ class RxEngine {
     desc_v3::RssResult rss;      // RSS's hash and its type, for RxDescV3 (rx_desc_v3.h)
   };
   bool accept(std::span<const uint8_t> frame, uint32_t& status, AddressClass& kind) const;
+  // Wire errors (rx_wire_errors.cc): the descriptor error bits (RxCRC,
+  // RxRUNT, RxRWT) the fault schedule gives the frame entering the FIFO,
+  // and whether RxConfig discards a frame with them (counted; false: it is
+  // taken, with RxRES).
+  uint32_t wire_errors();
+  bool refuse_wire_errors(uint32_t wire, size_t len);
+  static constexpr uint32_t kRuntBytes = 32;  // a runt on the wire, FCS included
+  void count_delivered(const RxFrame& f, uint32_t len);  // a frame written to the ring
   void fetch_desc();
   void drop_head(uint64_t reason);
   // The head frame is longer than its descriptor's buffer: spill it over

@@ -99,14 +99,7 @@ void RxEngine::spill_head() {
     drop_head(kSpillBadDesc);
     return;
   }
-  d_.stats.rx_frames++;
-  d_.stats.rx_bytes += total - 4;
-  d_.tally.counters.rx_packets++;
-  switch (f.kind) {
-    case AddressClass::Unicast: d_.tally.counters.rx_unicast++; break;
-    case AddressClass::Broadcast: d_.tally.counters.rx_broadcast++; break;
-    case AddressClass::Multicast: d_.tally.counters.rx_multicast++; break;
-  }
+  count_delivered(f, static_cast<uint32_t>(total));
   d_.irq.raise_moderated(Irq::Moderated::RxOK, q_);
   pop_head();
 }

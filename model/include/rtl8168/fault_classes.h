@@ -54,7 +54,13 @@
     "after=read or after=ack", "after=read|ack, at, nth, count, bits",                      \
     "a device event right after an IntrStatus read or ack")                                 \
   X(8, TxStopFetch, "tx-stop-fetch", kFrames, kAt | kNth, 0, "", "at, frame",                \
-    "the TX engine stops fetching descriptors until restarted")
+    "the TX engine stops fetching descriptors until restarted")                              \
+  X(9, RxBadFcs, "rx-bad-fcs", kFrames, kAt | kNth | kCount, 0, "",                          \
+    "at, frame (nth), count", "a received frame arrives with a bad FCS (RxCRC)")             \
+  X(10, RxRunt, "rx-runt", kFrames, kAt | kNth | kCount, 0, "",                              \
+    "at, frame (nth), count", "a received frame is cut below 64 bytes on the wire (RxRUNT)") \
+  X(11, RxTooLong, "rx-too-long", kFrames, kAt | kNth | kCount, 0, "",                       \
+    "at, frame (nth), count", "a received frame runs on past RxMaxSize (RxRWT)")
 
 /* " 0=dma-read 1=dma-write ...": the classes by code, for descriptions. */
 #define RTL8168_FAULT_CLASS_CODE(code, Name, name, counts, keys, needs, needs_help, help, doc) \
