@@ -17,7 +17,7 @@
 # One line per class: RESULT scenario=faults class=C verdict=PASS|FAIL fired=N ... why=...
 # A class that fails (a driver that does not recover) is named in the VERDICT; the device is
 # then reset from the guest (ip link down/up) so that the next classes still run.
-# host: sink=9 source=9 bytes=8M action=faults timeout=420
+# host: sink=12 source=12 bytes=8M action=faults timeout=420
 . /scenarios/common.sh
 
 TRAFFIC_TIMEOUT="${R_traffic_timeout:-45}"
