@@ -11,11 +11,6 @@
 namespace rtl8168sim {
 
 namespace {
-enum RxDropReason : uint64_t {
-  kRunt = 1, kDisabled = 2, kFilter = 3, kTooLong = 4, kNoDesc = 5, kDescDma = 6, kDataDma = 7,
-  kFifoOver = 9,  // 8 stays unused (a reason's number never changes meaning); 10-12: rx_spill.cc
-  kRssQueue = 13,  // RSS chose a queue the chip has no ring for (rss.h)
-};
 constexpr size_t kMinFrame = 60;  // a shorter frame is padded, as the sender's MAC would have
 }  // namespace
 
@@ -85,7 +80,7 @@ bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, AddressClass
 bool RxEngine::receive(std::span<const uint8_t> frame) {
   if (frame.size() < 14) {
     d_.stats.rx_dropped_runt++;
-    d_.trace.rx_drop(kRunt, frame.size());
+    trace_drop(RxDropReason::kRunt, frame.size());
     return true;
   }
   // RxEn clear, no link, or (8168g class) the RXDV gate closed: the frame
@@ -93,14 +88,14 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   const bool gated = d_.config().profile->mac_ocp && (d_.regs.u32(reg::MISC) & reg::RxdvGatedEn);
   if (!(d_.regs.u8(reg::ChipCmd) & reg::CmdRxEnb) || !d_.phy.link_up() || gated) {
     d_.stats.rx_dropped_disabled++;
-    d_.trace.rx_drop(kDisabled, frame.size());
+    trace_drop(RxDropReason::kDisabled, frame.size());
     return true;
   }
   uint32_t status = 0;
   AddressClass kind = AddressClass::Unicast;
   if (!accept(frame, status, kind)) {
     d_.stats.rx_dropped_filter++;
-    d_.trace.rx_drop(kFilter, frame.size());
+    trace_drop(RxDropReason::kFilter, frame.size());
     return true;
   }
   // The queue (RSS, rss.h; queue 0 on a chip with one RX ring).
@@ -109,7 +104,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     rss_choice = rss::pick(d_, frame, static_cast<unsigned>(rings_.size()));
     if (rss_choice.drop) {
       d_.stats.rx_dropped_filter++;
-      d_.trace.rx_drop(kRssQueue, frame.size());
+      trace_drop(RxDropReason::kRssQueue, frame.size());
       return true;
     }
   }
@@ -119,7 +114,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   const uint16_t max_size = d_.regs.u16(reg::RxMaxSize);
   if ((max_size != 0 && wire_len > max_size) || wire_len > desc::kRxBufSizeMask) {
     d_.account_error(d_.stats.rx_dropped_too_long, 0, Device::TallyError::Rx);
-    d_.trace.rx_drop(kTooLong, frame.size());
+    trace_drop(RxDropReason::kTooLong, frame.size());
     return true;
   }
   if (fifo_used_ != 0 && fifo_used_ + wire_len > d_.timing().rx_fifo_size) {
@@ -133,7 +128,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     d_.stats.rx_dropped_fifo_over++;
     d_.tally.counters.rx_missed++;
     d_.irq.raise(reg::RxFIFOOver);
-    d_.trace.rx_drop(kFifoOver, frame.size());
+    trace_drop(RxDropReason::kFifoOver, frame.size());
     return true;
   }
   // A wire error (rx_wire_errors.cc): discarded unless RxConfig accepts it.
@@ -234,8 +229,12 @@ void RxEngine::pop_head() {
   }
 }
 
-void RxEngine::drop_head(uint64_t reason) {
-  d_.trace.rx_drop(reason, fifo_.front().bytes.size());
+void RxEngine::trace_drop(RxDropReason reason, size_t len) {
+  d_.trace.rx_drop(static_cast<uint64_t>(reason), len);
+}
+
+void RxEngine::drop_head(RxDropReason reason) {
+  trace_drop(reason, fifo_.front().bytes.size());
   pop_head();
 }
 
@@ -250,7 +249,7 @@ void RxEngine::on_desc_done() {
     RingDesc rd;
     if (!ring().read(ring().pos(), rd)) {
       d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
-      drop_head(kDescDma);
+      drop_head(RxDropReason::kDescDma);
       return;
     }
     desc_.opts1 = rd.opts1;
@@ -263,7 +262,7 @@ void RxEngine::on_desc_done() {
     d_.tally.counters.rx_missed++;
     d_.regs.set32(reg::RxMissed, d_.regs.u32(reg::RxMissed) + 1);
     d_.irq.raise_rx_unavailable(q_);
-    drop_head(kNoDesc);
+    drop_head(RxDropReason::kNoDesc);
     return;
   }
   const RxFrame& f = fifo_.front();
@@ -289,7 +288,7 @@ void RxEngine::on_write_done() {
   const RxFrame& f = fifo_.front();
   if (!d_.dma_write(desc_.addr, f.bytes.data(), f.bytes.size())) {
     d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
-    drop_head(kDataDma);
+    drop_head(RxDropReason::kDataDma);
     return;
   }
   const uint32_t len = static_cast<uint32_t>(f.bytes.size());
@@ -302,7 +301,7 @@ void RxEngine::on_write_done() {
   // and the chip keeps the slot for the next frame as it does after an RDU.
   if (!ring().write_back(ring().pos(), opts1, f.opts2, f.rss)) {
     d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
-    drop_head(kDescDma);
+    drop_head(RxDropReason::kDescDma);
     return;
   }
   d_.trace.rx_frame(len, ring().pos(), opts1);

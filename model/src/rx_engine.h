@@ -37,6 +37,26 @@ namespace rtl8168sim {
 
 class Device;
 
+// Why a received frame was dropped: the `reason` of the RX_DROP trace event
+// (trace_events.def documents the same numbers). A number never changes
+// meaning, so 8 stays unused.
+enum class RxDropReason : uint64_t {
+  kRunt = 1,         // shorter than 64 bytes with its FCS, AcceptRunt off
+  kDisabled = 2,     // RxEnb off in ChipCmd
+  kFilter = 3,       // RxConfig's accept bits / the MAR hash refused it
+  kTooLong = 4,      // longer than RxMaxSize (rx_engine.cc, rx_wire_errors.cc)
+  kNoDesc = 5,       // no owned descriptor at the frame's turn (RxOverflow)
+  kDescDma = 6,      // the descriptor read failed
+  kDataDma = 7,      // the data write failed
+  kFifoOver = 9,     // RX FIFO overflow (the rx-fifo-over fault)
+  kSpillNoDesc = 10, // a frame spilling over descriptors ran out of them (rx_spill.cc)
+  kSpillBadDesc = 11,// a 0-byte buffer mid-frame (rx_spill.cc)
+  kSpillDma = 12,    // a DMA of the spill failed (rx_spill.cc)
+  kRssQueue = 13,    // RSS chose a queue the chip has no ring for (rss.h)
+  kBadFcs = 14,      // a bad FCS RxConfig does not accept (rx_wire_errors.cc)
+  kShortWire = 15,   // a runt from the wire RxConfig does not accept (rx_wire_errors.cc)
+};
+
 class RxEngine {
  public:
   // Its events: handlers, longest delays, when each is pending (events.h).
@@ -103,7 +123,8 @@ class RxEngine {
   static constexpr uint32_t kRuntBytes = 32;  // a runt on the wire, FCS included
   void count_delivered(const RxFrame& f, uint32_t len);  // a frame written to the ring
   void fetch_desc();
-  void drop_head(uint64_t reason);
+  void drop_head(RxDropReason reason);
+  void trace_drop(RxDropReason reason, size_t len);  // the RX_DROP trace event
   // The head frame is longer than its descriptor's buffer: spill it over
   // the following descriptors (rx_spill.cc).
   void spill_head();

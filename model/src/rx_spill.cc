@@ -33,12 +33,6 @@
 
 namespace rtl8168sim {
 
-namespace {
-constexpr uint64_t kSpillNoDesc = 10;    // trace rx_drop reason: ran out of descriptors mid-frame
-constexpr uint64_t kSpillBadDesc = 11;   // a descriptor with a 0-byte buffer mid-frame
-constexpr uint64_t kSpillDma = 12;       // a DMA of the spill failed
-}  // namespace
-
 void RxEngine::spill_head() {
   const RxFrame& f = fifo_.front();
   const size_t total = f.bytes.size();
@@ -52,7 +46,7 @@ void RxEngine::spill_head() {
       // A buffer of 0 bytes cannot take the rest (hostile ring): the frame
       // is lost, counted as too long; the descriptor stays owned.
       d_.account_error(d_.stats.rx_dropped_too_long, reg::RxErr, Device::TallyError::Rx);
-      drop_head(kSpillBadDesc);
+      drop_head(RxDropReason::kSpillBadDesc);
       return;
     }
     const size_t len = std::min(room, total - done);
@@ -65,7 +59,7 @@ void RxEngine::spill_head() {
         !ring().write_back(ring().pos(), wb_opts1, last ? f.opts2 : 0u,
                            last ? f.rss : desc_v3::RssResult{})) {
       d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
-      drop_head(kSpillDma);
+      drop_head(RxDropReason::kSpillDma);
       return;
     }
     d_.trace.rx_frame(last ? static_cast<uint32_t>(total) : static_cast<uint32_t>(len),
@@ -77,7 +71,7 @@ void RxEngine::spill_head() {
     RingDesc rd;
     if (!ring().read(ring().pos(), rd)) {
       d_.account_error(d_.stats.rx_dropped_dma, reg::SYSErr | reg::RxErr, Device::TallyError::Rx);
-      drop_head(kSpillDma);
+      drop_head(RxDropReason::kSpillDma);
       return;
     }
     if (!(rd.opts1 & desc::DescOwn)) {
@@ -88,7 +82,7 @@ void RxEngine::spill_head() {
       d_.tally.counters.rx_missed++;
       d_.regs.set32(reg::RxMissed, d_.regs.u32(reg::RxMissed) + 1);
       d_.irq.raise_rx_unavailable(q_);
-      drop_head(kSpillNoDesc);
+      drop_head(RxDropReason::kSpillNoDesc);
       return;
     }
     opts1 = rd.opts1;
@@ -96,7 +90,7 @@ void RxEngine::spill_head() {
   }
   if (done != total) {  // the ring bound: more than kMaxRing descriptors
     d_.account_error(d_.stats.rx_dropped_too_long, reg::RxErr, Device::TallyError::Rx);
-    drop_head(kSpillBadDesc);
+    drop_head(RxDropReason::kSpillBadDesc);
     return;
   }
   count_delivered(f, static_cast<uint32_t>(total));

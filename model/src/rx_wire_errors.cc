@@ -22,12 +22,6 @@
 
 namespace rtl8168sim {
 
-namespace {
-// The RX drop reasons of this file (trace_events.def RX_DROP; 4 is the
-// too-long reason receive() uses for a real oversize frame).
-enum : uint64_t { kTooLong = 4, kBadFcs = 14, kShort = 15 };
-}  // namespace
-
 uint32_t RxEngine::wire_errors() {
   uint32_t wire = 0;
   if (d_.faults.rx_frame(FaultClass::RxBadFcs)) wire |= desc::RxCRC;
@@ -50,13 +44,13 @@ bool RxEngine::refuse_wire_errors(uint32_t wire, size_t len) {
   // Discarded: one model counter per frame, the most telling error first.
   if (wire & desc::RxRWT) {
     d_.account_error(d_.stats.rx_dropped_too_long, 0, Device::TallyError::Rx);
-    d_.trace.rx_drop(kTooLong, len);
+    trace_drop(RxDropReason::kTooLong, len);
   } else if (wire & desc::RxCRC) {
     d_.account_error(d_.stats.rx_dropped_bad_fcs, 0, Device::TallyError::Rx);
-    d_.trace.rx_drop(kBadFcs, len);
+    trace_drop(RxDropReason::kBadFcs, len);
   } else {
     d_.account_error(d_.stats.rx_dropped_short, 0, Device::TallyError::Rx);
-    d_.trace.rx_drop(kShort, len);
+    trace_drop(RxDropReason::kShortWire, len);
   }
   return true;
 }
