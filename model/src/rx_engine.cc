@@ -80,6 +80,7 @@ bool RxEngine::accept(std::span<const uint8_t> f, uint32_t& status, AddressClass
 bool RxEngine::receive(std::span<const uint8_t> frame) {
   if (frame.size() < 14) {
     d_.stats.rx_dropped_runt++;
+    d_.tally.count_rx_runt();
     trace_drop(RxDropReason::kRunt, frame.size());
     return true;
   }
@@ -114,6 +115,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
   const uint16_t max_size = d_.regs.u16(reg::RxMaxSize);
   if ((max_size != 0 && wire_len > max_size) || wire_len > desc::kRxBufSizeMask) {
     d_.account_error(d_.stats.rx_dropped_too_long, 0, Device::TallyError::Rx);
+    d_.tally.count_rx_too_long();
     trace_drop(RxDropReason::kTooLong, frame.size());
     return true;
   }

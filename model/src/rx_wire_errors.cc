@@ -35,6 +35,8 @@ bool RxEngine::refuse_wire_errors(uint32_t wire, size_t len) {
   // An FCS error is reported with RxErr, as the datasheet's ISR bit 1
   // describes it (a packet with a CRC or alignment error).
   if (wire & desc::RxCRC) d_.irq.raise(reg::RxErr);
+  if (wire & desc::RxRWT) d_.tally.count_rx_too_long();
+  if (wire & desc::RxRUNT) d_.tally.count_rx_runt();
   const bool needs_err = wire & (desc::RxCRC | desc::RxRWT);
   const bool needs_runt = wire & desc::RxRUNT;
   if ((!needs_err || (rcr & reg::AcceptErr)) && (!needs_runt || (rcr & reg::AcceptRunt))) {

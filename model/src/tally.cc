@@ -39,8 +39,7 @@ std::array<uint8_t, 64> Tally::block() const {
 // Bytes 64-191, r8169 struct rtl8169_counters after "new since RTL8125",
 // little-endian. What the model has no source for reads 0: pause frames
 // (the emulated partner sends none), collisions and deferrals (full
-// duplex only), RX errors the MAC would count before the model's filter
-// (runts, too long, MAC errors, unknown opcodes, TCAM drops) and the
+// duplex only), MAC errors, unknown opcodes and TCAM drops, and the
 // descriptor-unavailable counts (tdu, rdu). The 32-bit copies of the
 // 16-bit counters hold the same counts.
 std::vector<uint8_t> Tally::ext_block() const {
@@ -63,7 +62,10 @@ std::vector<uint8_t> Tally::ext_block() const {
   for (int i = 0; i < 6; i++) a.io(zero);  // tx_pause_on/off/all, tx_deferred, tx_late/all_collision
   a.io(tx_aborted32);
   a.io(align_errors32);
-  for (int i = 0; i < 7; i++) a.io(zero);  // rx_frame_too_long, rx_runt, rx_pause_on/off/all, rx_unknown_opcode, rx_mac_error
+  uint32_t rx_frame_too_long = ext.rx_frame_too_long, rx_runt = ext.rx_runt;
+  a.io(rx_frame_too_long);
+  a.io(rx_runt);
+  for (int i = 0; i < 5; i++) a.io(zero);  // rx_pause_on/off/all, rx_unknown_opcode, rx_mac_error
   a.io(tx_underrun32);
   a.io(rx_mac_missed);
   for (int i = 0; i < 3; i++) a.io(zero);  // rx_tcam_dropped, tdu, rdu
@@ -87,6 +89,14 @@ void Tally::count_tx(const std::vector<uint8_t>& frame) {
   } else {
     ext.tx_multicast++;
   }
+}
+
+void Tally::count_rx_too_long() {
+  if (d_.config().profile->tally_ext_ocp) ext.rx_frame_too_long++;
+}
+
+void Tally::count_rx_runt() {
+  if (d_.config().profile->tally_ext_ocp) ext.rx_runt++;
 }
 
 void Tally::on_command_write() {
@@ -141,6 +151,8 @@ void Tally::visit_ext(Archive& a) {
   a.io(ext.tx_multicast);
   a.io(ext.tx_octets_base);
   a.io(ext.rx_octets_base);
+  a.io(ext.rx_frame_too_long);
+  a.io(ext.rx_runt);
 }
 
 // A command in progress has its completion pending; the driver may clear

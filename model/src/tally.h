@@ -38,10 +38,14 @@ struct TallyCounters {
 
 // What the extended block counts that TallyCounters does not. The octet
 // counts are the model's byte counters (rtl8168_stats tx_bytes / rx_bytes:
-// frames without FCS) since the last CounterReset or power-on.
+// frames without FCS) since the last CounterReset or power-on. The MAC
+// counts a received frame longer than RxMaxSize (rx_frame_too_long, which
+// r8169 reports as FrameTooLongErrors on the 8125) and a runt (rx_runt)
+// whether RxConfig then discards it or accepts it as an error frame.
 struct TallyExt {
   uint64_t tx_unicast = 0, tx_broadcast = 0, tx_multicast = 0;
   uint64_t tx_octets_base = 0, rx_octets_base = 0;
+  uint32_t rx_frame_too_long = 0, rx_runt = 0;
 };
 
 class Tally {
@@ -54,6 +58,10 @@ class Tally {
   TallyExt ext;
   // A frame leaves the wire: its destination class for the extended block.
   void count_tx(const std::vector<uint8_t>& frame);
+  // A received frame the MAC found too long / short (profiles with the
+  // extended block; the others have nowhere to count it).
+  void count_rx_too_long();
+  void count_rx_runt();
 
   void on_command_write();   // CounterAddrLow written
   void on_done();            // the command's latency elapsed
