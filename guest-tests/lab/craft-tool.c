@@ -119,27 +119,40 @@ static int parse_mac(const char *s, uint8_t mac[6]) {
   return 0;
 }
 
-static int send_class(const char *ifname, const char *dst_s, const char *cls_s, uint32_t count,
-                      uint32_t port, uint64_t wait_ms) {
-  static uint8_t f[2048], answered[2][MAX_PAIRS];
-  uint8_t dst[6], src[6];
+#define WIRE_TYPE 0x88b5u
+static const char kWireKinds[] = "FRL";
+
+/* an AF_PACKET socket bound to ifname (all protocols); its source MAC into src if non-NULL */
+static int packet_socket(const char *who, const char *ifname, uint8_t src[6]) {
   struct sockaddr_ll sll;
   struct ifreq ifr;
-  uint32_t sent = 0, ans[2] = {0, 0};
-  uint64_t t0 = now_ns();
-  int cls = -1, fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-  for (int c = 0; c < kNumClasses; c++)
-    if (!strcmp(cls_s, kClasses[c])) cls = c;
-  if (fd < 0 || cls < 0 || count > MAX_PAIRS || parse_mac(dst_s, dst) != 0) die("send", "usage");
-  memset(&ifr, 0, sizeof(ifr));
-  snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-  if (ioctl(fd, SIOCGIFHWADDR, &ifr) != 0) die("send", "hwaddr");
-  memcpy(src, ifr.ifr_hwaddr.sa_data, 6);
+  int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+  if (fd < 0) die(who, "socket");
+  if (src) {
+    memset(&ifr, 0, sizeof(ifr));
+    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+    if (ioctl(fd, SIOCGIFHWADDR, &ifr) != 0) die(who, "hwaddr");
+    memcpy(src, ifr.ifr_hwaddr.sa_data, 6);
+  }
   memset(&sll, 0, sizeof(sll));
   sll.sll_family = AF_PACKET;
   sll.sll_protocol = htons(ETH_P_ALL);
   sll.sll_ifindex = (int)if_nametoindex(ifname);
-  if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) die("send", "bind");
+  if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) die(who, "bind");
+  return fd;
+}
+
+static int send_class(const char *ifname, const char *dst_s, const char *cls_s, uint32_t count,
+                      uint32_t port, uint64_t wait_ms) {
+  static uint8_t f[2048], answered[2][MAX_PAIRS];
+  uint8_t dst[6], src[6];
+  uint32_t sent = 0, ans[2] = {0, 0};
+  uint64_t t0 = now_ns();
+  int cls = -1;
+  for (int c = 0; c < kNumClasses; c++)
+    if (!strcmp(cls_s, kClasses[c])) cls = c;
+  if (cls < 0 || count > MAX_PAIRS || parse_mac(dst_s, dst) != 0) die("send", "usage");
+  const int fd = packet_socket("send", ifname, src);
   for (uint32_t i = 0; i < count; i++) {
     for (int bad = 0; bad < 2; bad++) {
       size_t n = build(f, dst, src, cls, i, bad, port);
@@ -174,29 +187,6 @@ static int send_class(const char *ifname, const char *dst_s, const char *cls_s, 
   printf("RESULT tool=craft class=%s status=ok sent=%u send_ms=%llu answered_good=%u "
          "answered_bad=%u\n", kClasses[cls], sent, (unsigned long long)send_ms, ans[0], ans[1]);
   return 0;
-}
-
-#define WIRE_TYPE 0x88b5u
-static const char kWireKinds[] = "FRL";
-
-/* an AF_PACKET socket bound to ifname (all protocols); its source MAC into src if non-NULL */
-static int packet_socket(const char *who, const char *ifname, uint8_t src[6]) {
-  struct sockaddr_ll sll;
-  struct ifreq ifr;
-  int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-  if (fd < 0) die(who, "socket");
-  if (src) {
-    memset(&ifr, 0, sizeof(ifr));
-    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-    if (ioctl(fd, SIOCGIFHWADDR, &ifr) != 0) die(who, "hwaddr");
-    memcpy(src, ifr.ifr_hwaddr.sa_data, 6);
-  }
-  memset(&sll, 0, sizeof(sll));
-  sll.sll_family = AF_PACKET;
-  sll.sll_protocol = htons(ETH_P_ALL);
-  sll.sll_ifindex = (int)if_nametoindex(ifname);
-  if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) die(who, "bind");
-  return fd;
 }
 
 static int wire_send(const char *ifname, const char *dst_s, const char *kind, uint32_t len,
