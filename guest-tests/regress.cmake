@@ -95,7 +95,8 @@ set_tests_properties(regress.selftests.6.12 PROPERTIES
 # (ctest -L plants). About 20-40 s each, the faults plant ~4 min, stock ~2.5 min.
 option(RTL8168_PLANT_TESTS "CTest plants.*: each planted regression FAILs its entry" OFF)
 if(RTL8168_PLANT_TESTS)
-  set(RTL8168_PLANTS r8169-rx-csum-ignore-fail r8169-vlan-tag-noswab r8169-tso6-gtsenv4
+  set(RTL8168_PLANTS r8169-rx-csum-ignore-fail r8169-rx-crc-uncounted r8169-vlan-tag-noswab
+                     r8169-tso6-gtsenv4
                      r8169-mc-filter-noswab
                      r8169-ignore-tx-timeout r8169-warn-shutdown r8169-close-keeps-phy
                      r8169-tx-no-wake r8169-napi-over-budget

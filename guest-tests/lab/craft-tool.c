@@ -20,8 +20,17 @@
  *   craft-tool sink PORT MAX_MS
  *       a UDP socket and a listening TCP socket on [::]:PORT (IPv4 and IPv6) for MAX_MS: the
  *       "CONFORM" datagrams it receives, per class: <class>_good= <class>_bad=, other=
- * The sink writes its port to the file $LAB_READY names. Output: one line "RESULT tool=<mode>
- * key=value ..." on stdout.
+ *   craft-tool wire-send IFNAME DST_MAC KIND LEN COUNT
+ *       COUNT frames of exactly LEN bytes (60..1514, no FCS) to DST_MAC, 1 ms apart, EtherType
+ *       0x88b5 (IEEE 802 local experimental), the payload starting "WIRE" KIND and the frame's
+ *       number. KIND is one letter naming what the receiving chip turns the frame into (F bad
+ *       FCS, R runt, L too long: the DUT's faults select frames by length, docs/FAULTS.md len=),
+ *       so that a runt's 28 bytes still say what it was.
+ *   craft-tool wire-count IFNAME MAX_MS
+ *       an AF_PACKET socket on IFNAME for MAX_MS: the "WIRE" frames it receives per kind
+ *       (wire_F= wire_R= wire_L=) and their lengths (len_F= ...: the last one seen, 0 if none)
+ * The sink and wire-count write to the file $LAB_READY names once listening. Output: one line
+ * "RESULT tool=<mode> key=value ..." on stdout.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -110,27 +119,40 @@ static int parse_mac(const char *s, uint8_t mac[6]) {
   return 0;
 }
 
-static int send_class(const char *ifname, const char *dst_s, const char *cls_s, uint32_t count,
-                      uint32_t port, uint64_t wait_ms) {
-  static uint8_t f[2048], answered[2][MAX_PAIRS];
-  uint8_t dst[6], src[6];
+#define WIRE_TYPE 0x88b5u
+static const char kWireKinds[] = "FRL";
+
+/* an AF_PACKET socket bound to ifname (all protocols); its source MAC into src if non-NULL */
+static int packet_socket(const char *who, const char *ifname, uint8_t src[6]) {
   struct sockaddr_ll sll;
   struct ifreq ifr;
-  uint32_t sent = 0, ans[2] = {0, 0};
-  uint64_t t0 = now_ns();
-  int cls = -1, fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-  for (int c = 0; c < kNumClasses; c++)
-    if (!strcmp(cls_s, kClasses[c])) cls = c;
-  if (fd < 0 || cls < 0 || count > MAX_PAIRS || parse_mac(dst_s, dst) != 0) die("send", "usage");
-  memset(&ifr, 0, sizeof(ifr));
-  snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-  if (ioctl(fd, SIOCGIFHWADDR, &ifr) != 0) die("send", "hwaddr");
-  memcpy(src, ifr.ifr_hwaddr.sa_data, 6);
+  int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+  if (fd < 0) die(who, "socket");
+  if (src) {
+    memset(&ifr, 0, sizeof(ifr));
+    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+    if (ioctl(fd, SIOCGIFHWADDR, &ifr) != 0) die(who, "hwaddr");
+    memcpy(src, ifr.ifr_hwaddr.sa_data, 6);
+  }
   memset(&sll, 0, sizeof(sll));
   sll.sll_family = AF_PACKET;
   sll.sll_protocol = htons(ETH_P_ALL);
   sll.sll_ifindex = (int)if_nametoindex(ifname);
-  if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) die("send", "bind");
+  if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) die(who, "bind");
+  return fd;
+}
+
+static int send_class(const char *ifname, const char *dst_s, const char *cls_s, uint32_t count,
+                      uint32_t port, uint64_t wait_ms) {
+  static uint8_t f[2048], answered[2][MAX_PAIRS];
+  uint8_t dst[6], src[6];
+  uint32_t sent = 0, ans[2] = {0, 0};
+  uint64_t t0 = now_ns();
+  int cls = -1;
+  for (int c = 0; c < kNumClasses; c++)
+    if (!strcmp(cls_s, kClasses[c])) cls = c;
+  if (cls < 0 || count > MAX_PAIRS || parse_mac(dst_s, dst) != 0) die("send", "usage");
+  const int fd = packet_socket("send", ifname, src);
   for (uint32_t i = 0; i < count; i++) {
     for (int bad = 0; bad < 2; bad++) {
       size_t n = build(f, dst, src, cls, i, bad, port);
@@ -164,6 +186,59 @@ static int send_class(const char *ifname, const char *dst_s, const char *cls_s, 
   }
   printf("RESULT tool=craft class=%s status=ok sent=%u send_ms=%llu answered_good=%u "
          "answered_bad=%u\n", kClasses[cls], sent, (unsigned long long)send_ms, ans[0], ans[1]);
+  return 0;
+}
+
+static int wire_send(const char *ifname, const char *dst_s, const char *kind, uint32_t len,
+                     uint32_t count) {
+  static uint8_t f[1514];
+  uint8_t dst[6], src[6];
+  uint32_t sent = 0;
+  if (strlen(kind) != 1 || !strchr(kWireKinds, kind[0]) || len < 60 || len > sizeof(f) ||
+      count > MAX_PAIRS || parse_mac(dst_s, dst) != 0)
+    die("wire-send", "usage");
+  const int fd = packet_socket("wire-send", ifname, src);
+  for (uint32_t i = 0; i < count; i++) {
+    memset(f, 0, len);
+    memcpy(f, dst, 6), memcpy(f + 6, src, 6);
+    put16(f + 12, WIRE_TYPE);
+    memcpy(f + 14, "WIRE", 4);
+    f[18] = (uint8_t)kind[0];
+    put16(f + 19, i);
+    for (uint32_t k = 21; k < len; k++) f[k] = (uint8_t)(k + i);
+    if (send(fd, f, len, 0) == (ssize_t)len) sent++;
+    usleep(1000);
+  }
+  printf("RESULT tool=wire-send kind=%c len=%u status=ok sent=%u\n", kind[0], len, sent);
+  return 0;
+}
+
+static int wire_count(const char *ifname, uint64_t max_ms) {
+  static uint8_t f[16384];
+  uint32_t got[sizeof(kWireKinds) - 1] = {0}, last_len[sizeof(kWireKinds) - 1] = {0}, other = 0;
+  const int fd = packet_socket("wire-count", ifname, NULL);
+  LAB_WRITE_READY("wire-count", getenv("LAB_READY"), 0);
+  arm_alarm(max_ms);
+  while (!g_alarm) {
+    struct sockaddr_ll from;
+    socklen_t fl = sizeof(from);
+    ssize_t r = recvfrom(fd, f, sizeof(f), 0, (struct sockaddr *)&from, &fl);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) die("wire-count", "recv");
+    if (from.sll_pkttype == PACKET_OUTGOING || r < 19) continue;
+    if (((uint32_t)f[12] << 8 | f[13]) != WIRE_TYPE || memcmp(f + 14, "WIRE", 4) != 0) continue;
+    const char *k = f[18] ? strchr(kWireKinds, f[18]) : NULL;
+    if (!k) {
+      other++;
+      continue;
+    }
+    got[k - kWireKinds]++;
+    last_len[k - kWireKinds] = (uint32_t)r;
+  }
+  printf("RESULT tool=wire-count status=ok");
+  for (size_t k = 0; k < sizeof(kWireKinds) - 1; k++)
+    printf(" wire_%c=%u len_%c=%u", kWireKinds[k], got[k], kWireKinds[k], last_len[k]);
+  printf(" other=%u\n", other);
   return 0;
 }
 
@@ -212,6 +287,12 @@ int main(int argc, char **argv) {
     return send_class(argv[2], argv[3], argv[4], (uint32_t)strtoul(argv[5], NULL, 10),
                       (uint32_t)strtoul(argv[6], NULL, 10), strtoull(argv[7], NULL, 10));
   if (argc == 4 && !strcmp(argv[1], "sink")) return sink(atoi(argv[2]), strtoull(argv[3], NULL, 10));
-  fprintf(stderr, "usage: craft-tool send IFNAME DST_MAC CLASS COUNT PORT WAIT_MS | sink PORT MAX_MS\n");
+  if (argc == 7 && !strcmp(argv[1], "wire-send"))
+    return wire_send(argv[2], argv[3], argv[4], (uint32_t)strtoul(argv[5], NULL, 10),
+                     (uint32_t)strtoul(argv[6], NULL, 10));
+  if (argc == 4 && !strcmp(argv[1], "wire-count"))
+    return wire_count(argv[2], strtoull(argv[3], NULL, 10));
+  fprintf(stderr, "usage: craft-tool send IFNAME DST_MAC CLASS COUNT PORT WAIT_MS | sink PORT MAX_MS |\n"
+                  "       wire-send IFNAME DST_MAC F|R|L LEN COUNT | wire-count IFNAME MAX_MS\n");
   return 2;
 }

@@ -16,9 +16,20 @@
 # verified by the driver (CHECKSUM_UNNECESSARY against the chip's failure bits). A frame with a
 # wrong checksum is not a receive error of the NIC: the driver counts none (rx_errors), and its
 # rx_packets moves as the chip's own tally does (ethtool -S rx_packets, the model's counter).
-# Not sent: runts and bad FCS (a NIC on the lab's hub pads every frame and the model's wire
-# carries no FCS), frames over the DUT's limit (r8169 programs RxMaxSize to 16 KiB, more than
-# the partner can send).
+# Wire errors: a NIC on the lab's hub pads every frame and the model's wire carries no FCS, so
+# the DUT's chip makes them from frames of distinctive lengths the partner sends (craft-tool
+# wire-send, EtherType 0x88b5): its fault schedule (lab-dut-props below, docs/FAULTS.md len=)
+# turns every received frame of 1111 bytes into one with a bad FCS, of 1112 into a runt (cut to
+# 32 bytes), of 1113 into one running past RxMaxSize. LAB_wire (default 6) of each, twice:
+#   rx-all off  r8169 leaves RxConfig AcceptErr/AcceptRunt clear: the chip discards them all.
+#               None reaches the DUT's packet socket (craft-tool wire-count), the driver's
+#               rx_errors/rx_crc_errors/rx_length_errors stay, the tally's RxERR (ethtool -S
+#               rx_errors) grows by all of them (the model's drop counters: scripts/repro/rx_bad.py)
+#   rx-all on   ethtool -K rx-all on (NETIF_F_RXALL: AcceptErr|AcceptRunt): the chip writes each
+#               with RxRES and RxCRC/RxRUNT/RxRWT; r8169 rtl_rx counts rx_errors for all,
+#               rx_crc_errors for the bad FCS, rx_length_errors for the runts and the too long,
+#               and delivers the bad-FCS frames and the runts (28 bytes) but not the too long
+# lab-dut-props: faults=rx-bad-fcs:len=1111,,count=all;rx-runt:len=1112,,count=all;rx-too-long:len=1113,,count=all
 # lab-programs: craft-tool
 n="${LAB_pairs:-8}"; port=7000
 classes="ip4-hdr udp4 udp6 tcp4 tcp6"
@@ -102,5 +113,54 @@ rx=$(d rx); tally=$(d tally_rx); errs=$(d rx_errors)
 lab_result "what=summary pairs=$n driver_rx=+$rx chip_rx=+$tally driver_rx_errors=+$errs"
 [ "$errs" -eq 0 ] || bad="$bad; the driver counted $errs receive errors for frames the chip received whole"
 [ "$rx" -eq "$tally" ] || bad="$bad; the driver counted $rx received frames, the chip's tally $tally"
+
+# ---- wire errors (see the header) ----
+w="${LAB_wire:-6}"
+wire_counters() {
+  echo "errors=$(st rx_errors) crc=$(st rx_crc_errors) length=$(st rx_length_errors)" \
+       "tally_errors=$(lab_stat rx_errors)"
+}
+wire_round() {  # wire_round off|on: the three kinds sent, counted at both ends
+  ethtool -K "$IFA" rx-all "$1" || lab_fail "ethtool -K $IFA rx-all $1"
+  w0="$(wire_counters)"
+  rm -f /tmp/wready
+  LAB_READY=/tmp/wready craft-tool wire-count "$IFA" 3000 >"/tmp/wire-count-$1.out" &
+  C=$!
+  lab_wait_file /tmp/wready 50 || lab_fail "wire-count not ready"
+  for kl in F:1111 R:1112 L:1113; do
+    ns craft-tool wire-send "$IFB" "$DUT_MAC" "${kl%%:*}" "${kl#*:}" "$w" >>"/tmp/wire-send-$1.out" ||
+      lab_fail "craft-tool wire-send $kl: $(cat "/tmp/wire-send-$1.out")"
+  done
+  wait $C
+  usleep 200000
+  w1="$(wire_counters)"
+  cat "/tmp/wire-count-$1.out" "/tmp/wire-send-$1.out"
+  wd() { echo $(( $(val "$w1" "$1") - $(val "$w0" "$1") )); }
+  got_f="$(sed -n 's/.* wire_F=\([0-9]*\).*/\1/p' "/tmp/wire-count-$1.out")"
+  got_r="$(sed -n 's/.* wire_R=\([0-9]*\).*/\1/p' "/tmp/wire-count-$1.out")"
+  got_l="$(sed -n 's/.* wire_L=\([0-9]*\).*/\1/p' "/tmp/wire-count-$1.out")"
+  sent="$(sed -n 's/.* sent=\([0-9]*\).*/\1/p' "/tmp/wire-send-$1.out" | awk '{ s += $1 } END { print s + 0 }')"
+  lab_result "what=wire rx_all=$1 per_kind=$w sent=$sent delivered_fcs=${got_f:-0} delivered_runt=${got_r:-0}" \
+             "delivered_long=${got_l:-0} rx_errors=+$(wd errors) rx_crc_errors=+$(wd crc)" \
+             "rx_length_errors=+$(wd length) tally_rx_errors=+$(wd tally_errors)"
+  [ "$sent" -eq $((3 * w)) ] || bad="$bad; wire errors, rx-all $1: the partner sent $sent of $((3 * w)) frames"
+  # the tally's RxERR counts every frame with a wire error, taken or discarded (the chip's count)
+  [ "$(wd tally_errors)" -eq $((3 * w)) ] ||
+    bad="$bad; wire errors, rx-all $1: the chip's tally counted $(wd tally_errors) receive errors (RxERR) of $((3 * w)) frames"
+  e_err=0; e_crc=0; e_len=0; e_f=0; e_r=0   # rx-all off: the driver sees none of them
+  [ "$1" = on ] && { e_err=$((3 * w)); e_crc=$w; e_len=$((2 * w)); e_f=$w; e_r=$w; }
+  pre="wire errors, rx-all $1"
+  [ "${got_f:-0}" -eq "$e_f" ] && [ "${got_r:-0}" -eq "$e_r" ] && [ "${got_l:-0}" -eq 0 ] ||
+    bad="$bad; $pre: the DUT's packet socket got ${got_f:-0} bad-FCS frames of $e_f, ${got_r:-0} runts of $e_r, ${got_l:-0} too long of 0"
+  [ "$(wd errors)" -eq "$e_err" ] ||
+    bad="$bad; $pre: rx_errors +$(wd errors) where the chip reported $e_err frames with RxRES"
+  [ "$(wd crc)" -eq "$e_crc" ] ||
+    bad="$bad; $pre: rx_crc_errors +$(wd crc) where the chip reported $e_crc frames with RxCRC"
+  [ "$(wd length)" -eq "$e_len" ] ||
+    bad="$bad; $pre: rx_length_errors +$(wd length) where the chip reported $e_len frames with RxRUNT or RxRWT"
+}
+wire_round off
+wire_round on
+ethtool -K "$IFA" rx-all off || lab_fail "ethtool -K $IFA rx-all off"
 [ -z "$bad" ] || lab_fail "${bad#; }"
-lab_done "every frame with a wrong checksum dropped and counted by the stack, every good one delivered ($n pairs x 5 classes)"
+lab_done "every frame with a wrong checksum dropped and counted by the stack, every good one delivered ($n pairs x 5 classes); every wire error ($w per kind) counted as the chip reported it, with rx-all off and on"

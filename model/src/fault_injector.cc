@@ -18,6 +18,10 @@ constexpr uint64_t kMaxCount = uint64_t{1} << 32;
 constexpr Time kMinEvery = 10'000;     // 10 us: a periodic fault is not an event storm
 constexpr size_t kMaxSpecText = 256;   // one fault as written
 constexpr size_t kMaxCanonical = 512;  // one fault in canonical form (the state blob)
+// len=: a received frame's length, destination MAC to the end of the data (no
+// FCS): a frame below 14 bytes never reaches the hooks (RxEngine::receive),
+// none above the 14-bit descriptor length field fits a descriptor.
+constexpr uint64_t kMinLen = 14, kMaxLen = 16383;
 
 // Keys a class accepts (bit per key).
 enum Key : unsigned {
@@ -30,6 +34,7 @@ enum Key : unsigned {
   kBits = 64,
   kAfter = 128,
   kLinkAct = 256,
+  kLen = 512,
 };
 
 // What a class's nth= counts (fault_classes.h).
@@ -160,6 +165,8 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
       k = kAfter;
     else if (key == "down" || key == "up" || key == "flap" || key == "speed")
       k = kLinkAct;
+    else if (key == "len")
+      k = kLen;
     else if (key == "duplex")
       k = 0;  // with speed (checked below)
     else
@@ -239,6 +246,12 @@ std::string parse_fault(std::string_view text, FaultSpec& out) {
         else
           return bad + "expects read or ack";
         break;
+      case kLen: {
+        uint64_t n = 0;
+        if (!parse_u64(val, n) || n < kMinLen || n > kMaxLen) return bad + "expects 14..16383";
+        f.len = static_cast<uint32_t>(n);
+        break;
+      }
       case kLinkAct:
         if (key == "speed") {
           uint64_t s = 0;
@@ -335,6 +348,7 @@ std::string format_fault(const FaultSpec& f) {
   if (info.keys & kDelay) kv.push_back("delay=" + std::to_string(f.delay));
   if (f.bits) kv.push_back("bits=" + hex(f.bits));
   if (f.window) kv.push_back("addr=" + hex(f.lo) + "-" + hex(f.hi));
+  if (f.len) kv.push_back("len=" + std::to_string(f.len));
   if (f.at || f.at_relative)
     kv.push_back(std::string("at=") + (f.at_relative ? "+" : "") + std::to_string(f.at));
   if (f.nth != 1)
@@ -443,13 +457,14 @@ bool FaultInjector::scan_dma(bool write, uint64_t addr, uint64_t len) {
   return fail;
 }
 
-// The frame classes: every fault of `cls` counts the occurrence, and those
-// due fire (each is a fault_fired event with the occurrence number).
-bool FaultInjector::scan_frame(FaultClass cls) {
+// The frame classes: every fault of `cls` counts the occurrence (with len=,
+// only a frame of that length), and those due fire (each is a fault_fired
+// event with the occurrence number).
+bool FaultInjector::scan_frame(FaultClass cls, size_t len) {
   bool hit = false;
   for (size_t i = 0; i < faults_.size(); i++) {
     Fault& f = faults_[i];
-    if (f.spec.cls != cls || !occurrence(f)) continue;
+    if (f.spec.cls != cls || (f.spec.len != 0 && f.spec.len != len) || !occurrence(f)) continue;
     fired(i, f.seen);
     hit = true;
   }

@@ -69,6 +69,7 @@ struct FaultSpec {
   Time delay = 0;     // autoneg-slow
   uint16_t bits = 0;  // spurious-irq; irq-race (0: pull the next pending event)
   RaceAfter after = RaceAfter::Read;
+  uint32_t len = 0;  // len=: only received frames of this many bytes match (0: any)
 };
 
 // Parsing and the canonical text. Errors name the fault, the key and the
@@ -105,12 +106,14 @@ class FaultInjector {
   bool dma_fails(bool write, uint64_t addr, uint64_t len) {  // Device::dma_read/_write
     return !faults_.empty() && scan_dma(write, addr, len);
   }
-  // RxEngine: an RX descriptor fetch completed.
-  bool rx_withhold() { return rx_frame(FaultClass::RxWithhold); }
-  // RxEngine: a frame passed the filter and has room in the FIFO; `cls` is
+  // RxEngine: an RX descriptor fetch completed (no frame in view: len= is
+  // not a key of rx-withhold).
+  bool rx_withhold() { return !faults_.empty() && scan_frame(FaultClass::RxWithhold, 0); }
+  // RxEngine: a frame of `len` bytes (as received: destination MAC to the end
+  // of the data, no FCS) passed the filter and has room in the FIFO; `cls` is
   // one of the classes that act on it there (rx-fifo-over, rx-bad-fcs,
   // rx-runt, rx-too-long).
-  bool rx_frame(FaultClass cls) { return !faults_.empty() && scan_frame(cls); }
+  bool rx_frame(FaultClass cls, size_t len) { return !faults_.empty() && scan_frame(cls, len); }
   // TxEngine: a descriptor fetch at a frame boundary.
   bool tx_stop_fetch() { return tx_stalled_ || (!faults_.empty() && scan_tx_stop_fetch()); }
   void on_tx_halt() { tx_stalled_ = false; }  // TxEngine::halt (TxEnb off, StopReq, resets)
@@ -130,7 +133,7 @@ class FaultInjector {
  private:
   // The hooks' walks over a non-empty schedule.
   bool scan_dma(bool write, uint64_t addr, uint64_t len);
-  bool scan_frame(FaultClass cls);
+  bool scan_frame(FaultClass cls, size_t len);
   bool scan_tx_stop_fetch();
   void scan_irq_race(bool ack);
 

@@ -123,7 +123,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     host_waiting_ = true;  // back-pressure: the host keeps the frame
     return false;
   }
-  if (d_.faults.rx_frame(FaultClass::RxFifoOver)) {
+  if (d_.faults.rx_frame(FaultClass::RxFifoOver, frame.size())) {
     // rx-fifo-over fault: the frame overflows the FIFO and is lost, as when
     // the host bus cannot keep up (RxFIFOOver; r8169 counts it through the
     // tally's rx_missed, and resets the chip on VER_11 only).
@@ -134,7 +134,7 @@ bool RxEngine::receive(std::span<const uint8_t> frame) {
     return true;
   }
   // A wire error (rx_wire_errors.cc): discarded unless RxConfig accepts it.
-  const uint32_t wire = d_.faults.empty() ? 0 : wire_errors();
+  const uint32_t wire = d_.faults.empty() ? 0 : wire_errors(frame.size());
   if (wire != 0 && refuse_wire_errors(wire, frame.size())) return true;
   // Take the frame into the FIFO: strip the tag and verify checksums on the
   // way in, as the MAC does.

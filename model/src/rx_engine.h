@@ -118,7 +118,7 @@ class RxEngine {
   // RxRUNT, RxRWT) the fault schedule gives the frame entering the FIFO,
   // and whether RxConfig discards a frame with them (counted; false: it is
   // taken, with RxRES).
-  uint32_t wire_errors();
+  uint32_t wire_errors(size_t len);
   bool refuse_wire_errors(uint32_t wire, size_t len);
   static constexpr uint32_t kRuntBytes = 32;  // a runt on the wire, FCS included
   void count_delivered(const RxFrame& f, uint32_t len);  // a frame written to the ring

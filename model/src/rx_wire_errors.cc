@@ -22,11 +22,12 @@
 
 namespace rtl8168sim {
 
-uint32_t RxEngine::wire_errors() {
+// `len`: the frame as received (no FCS), which the faults' len= selects by.
+uint32_t RxEngine::wire_errors(size_t len) {
   uint32_t wire = 0;
-  if (d_.faults.rx_frame(FaultClass::RxBadFcs)) wire |= desc::RxCRC;
-  if (d_.faults.rx_frame(FaultClass::RxRunt)) wire |= desc::RxRUNT;
-  if (d_.faults.rx_frame(FaultClass::RxTooLong)) wire |= desc::RxRWT;
+  if (d_.faults.rx_frame(FaultClass::RxBadFcs, len)) wire |= desc::RxCRC;
+  if (d_.faults.rx_frame(FaultClass::RxRunt, len)) wire |= desc::RxRUNT;
+  if (d_.faults.rx_frame(FaultClass::RxTooLong, len)) wire |= desc::RxRWT;
   return wire;
 }
 

@@ -218,5 +218,144 @@ TEST(ApiWireError, ErrorFramesInTheFifoSurviveSaveAndLoad) {
   EXPECT_EQ(got[0].opts1 & kLenMask, 32u);
 }
 
+
+// ---- len=: aiming the classes at frames of one length (docs/FAULTS.md) ----
+
+// Receives one frame per length (seed = its position) and lets the chip finish.
+void receive_lengths(Nic& nic, const std::vector<size_t>& lens) {
+  for (size_t i = 0; i < lens.size(); i++) {
+    EXPECT_EQ(nic.host.receive(frame_to_us(lens[i], static_cast<uint8_t>(i))), lens[i]);
+  }
+  nic.host.advance(1'000'000);
+}
+
+TEST(ApiWireError, LenTurnsEveryFrameOfThatLengthAndNoOther) {
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(c.spec);
+    Nic nic;
+    ASSERT_UP(nic);
+    set_rx_all(nic, false);
+    add(nic.host, std::string(c.spec) + ":len=1111,count=all");
+    receive_lengths(nic, {100, 1111, 1110, 1111, 1112, 60, 1111});
+    const rtl8168_stats s = nic.host.stats();
+    EXPECT_EQ(s.*c.dropped, 3u);
+    EXPECT_EQ(s.faults_fired, 3u);
+    EXPECT_EQ(s.rx_frames, 4u);
+    EXPECT_EQ(drop_reasons(nic.host), (std::vector<uint64_t>{c.reason, c.reason, c.reason}));
+    EXPECT_EQ(tally(nic).rx_errors, 3u);
+    const std::vector<RxFrame> got = nic.drv.rx_poll();
+    ASSERT_EQ(got.size(), 4u);
+    const size_t lens[] = {100, 1110, 1112, 60};
+    for (size_t i = 0; i < got.size(); i++) {
+      EXPECT_EQ(got[i].opts1 & kRxRES, 0u) << i;
+      EXPECT_EQ(got[i].opts1 & kLenMask, lens[i] + 4) << i;
+    }
+    EXPECT_NE(nic.host.faults_json().find("\"seen\": 3, \"fired\": 3"), std::string::npos)
+        << nic.host.faults_json();
+  }
+}
+
+// frame= and count= count the frames of that length only: the 2nd and 3rd
+// of 120 bytes are cut to runts, the 1st and 4th and every other length not.
+TEST(ApiWireError, LenWithFrameAndCountCountsOnlyFramesOfThatLength) {
+  Nic nic;
+  ASSERT_UP(nic);
+  set_rx_all(nic, true);
+  add(nic.host, "rx-runt:len=120,frame=2,count=2");
+  receive_lengths(nic, {120, 100, 120, 100, 120, 120});
+  const std::vector<RxFrame> got = nic.drv.rx_poll();
+  ASSERT_EQ(got.size(), 6u);
+  const bool runt[] = {false, false, true, false, true, false};
+  for (size_t i = 0; i < got.size(); i++) {
+    EXPECT_EQ(got[i].opts1 & (kRxRES | kRxRUNT), runt[i] ? kRxRES | kRxRUNT : 0u) << i;
+    if (runt[i]) {
+      EXPECT_EQ(got[i].opts1 & kLenMask, 32u) << i;
+    }
+  }
+  const rtl8168_stats s = nic.host.stats();
+  EXPECT_EQ(s.rx_error_frames, 2u);
+  EXPECT_EQ(s.faults_fired, 2u);
+}
+
+// The three classes each on a length of their own, as the lab's rx-bad case
+// sets them on the DUT (guest-tests/lab/rx-bad.sh), with RXALL off then on.
+TEST(ApiWireError, ThreeLengthsThreeClassesCountedApartWithRxAllOffThenOn) {
+  const Params p = with(default_params(true),
+                        {{"faults", "rx-bad-fcs:len=1111,count=all;rx-runt:len=1112,count=all;"
+                                    "rx-too-long:len=1113,count=all"}});
+  Nic nic(p);
+  ASSERT_UP(nic);
+  set_rx_all(nic, false);
+  receive_lengths(nic, {1111, 1112, 1113, 1114, 1111, 1112, 1113});
+  rtl8168_stats s = nic.host.stats();
+  EXPECT_EQ(s.rx_dropped_bad_fcs, 2u);
+  EXPECT_EQ(s.rx_dropped_short, 2u);
+  EXPECT_EQ(s.rx_dropped_too_long, 2u);
+  EXPECT_EQ(s.rx_frames, 1u);
+  ASSERT_EQ(nic.drv.rx_poll().size(), 1u);
+
+  set_rx_all(nic, true);
+  receive_lengths(nic, {1111, 1112, 1113});
+  s = nic.host.stats();
+  EXPECT_EQ(s.rx_error_frames, 3u);
+  EXPECT_EQ(s.faults_fired, 9u);
+  const std::vector<RxFrame> got = nic.drv.rx_poll();
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].opts1 & (kRxRES | kRxCRC | kRxRUNT | kRxRWT), kRxRES | kRxCRC);
+  EXPECT_EQ(got[1].opts1 & (kRxRES | kRxCRC | kRxRUNT | kRxRWT), kRxRES | kRxRUNT);
+  EXPECT_EQ(got[2].opts1 & (kRxRES | kRxCRC | kRxRUNT | kRxRWT), kRxRES | kRxRWT);
+  EXPECT_EQ(tally(nic).rx_errors, 9u) << "RxERR: every wire error, taken or discarded";
+}
+
+TEST(ApiWireError, LenIsCanonicalBoundedAndOnlyForFrameClassesThatSeeAFrame) {
+  rtl8168_config* cfg = rtl8168_config_new();
+  char err[256] = "", buf[512] = "";
+  ASSERT_EQ(rtl8168_config_set(cfg, "faults", "rx-too-long: count=all , len=0x459", err,
+                               sizeof err),
+            0)
+      << err;
+  ASSERT_EQ(rtl8168_config_get(cfg, "faults", buf, sizeof buf), 0);
+  EXPECT_EQ(std::string(buf), "rx-too-long:len=1113,count=all");
+  rtl8168_config_free(cfg);
+
+  Nic nic;
+  ASSERT_UP(nic);
+  const std::string empty = nic.host.faults_json();
+  for (const char* spec :
+       {"rx-bad-fcs:len=0", "rx-bad-fcs:len=13", "rx-bad-fcs:len=16384", "rx-runt:len=",
+        "rx-runt:len=12a", "rx-runt:len=100,len=101", "dma-read:len=100", "rx-withhold:len=100",
+        "tx-stop-fetch:len=100", "link:down,len=100"}) {
+    std::string e;
+    EXPECT_EQ(nic.host.add_fault(spec, &e), -1) << "'" << spec << "' accepted";
+    EXPECT_FALSE(e.empty()) << spec;
+  }
+  EXPECT_EQ(nic.host.faults_json(), empty);
+  add(nic.host, "rx-fifo-over:len=14;rx-bad-fcs:len=16383");
+}
+
+// The blob carries a fault's canonical text, len= with it: a restored
+// schedule goes on counting frames of that length only.
+TEST(ApiWireError, LenSurvivesSaveAndRestore) {
+  Nic nic;
+  ASSERT_UP(nic);
+  set_rx_all(nic, false);
+  add(nic.host, "rx-bad-fcs:len=200,count=3");
+  receive_lengths(nic, {200, 100});
+  const std::vector<uint8_t> blob = nic.host.save();
+  TestHost other(default_params(true), nic.host.mem(), nic.host.now());
+  std::string err;
+  ASSERT_EQ(other.load(blob, &err), 0) << err;
+  EXPECT_EQ(other.faults_json(), nic.host.faults_json());
+  for (TestHost* h : {&nic.host, &other}) {
+    for (uint8_t i = 0; i < 4; i++) h->receive(frame_to_us(i % 2 ? 100 : 200, i));
+    h->advance(1'000'000);
+  }
+  EXPECT_EQ(other.stats().rx_dropped_bad_fcs, 3u) << "1 before the save, 2 after: count=3";
+  EXPECT_EQ(other.stats().rx_frames, 3u) << "the 100-byte frames are never counted";
+  EXPECT_EQ(other.stats().rx_dropped_bad_fcs, nic.host.stats().rx_dropped_bad_fcs);
+  EXPECT_EQ(other.stats().rx_frames, nic.host.stats().rx_frames);
+  EXPECT_EQ(other.faults_json(), nic.host.faults_json());
+}
+
 }  // namespace
 }  // namespace rtl8168_test

@@ -25,6 +25,9 @@ PLANTS = {
     "r8169-rx-csum-ignore-fail.patch": (
         "rx-bad", r"frames with a wrong checksum reached the DUT's socket \(.*\): the stack "
                   r"never checked them .*the driver marked them verified, CHECKSUM_UNNECESSARY"),
+    "r8169-rx-crc-uncounted.patch": (
+        "rx-bad", r"wire errors, rx-all on: rx_crc_errors \+0 where the chip reported \d+ frames "
+                  r"with RxCRC"),
     "r8169-vlan-tag-noswab.patch": ("vlan", r"dut-hw: TCI 0x23a1 \(x\d+\) where 0xa123 was sent"),
     "r8169-tso6-gtsenv4.patch": (
         "ipv6", r"tso/csum on: TCP over IPv6 DUT->partner delivered .*TX frames the chip refused"),

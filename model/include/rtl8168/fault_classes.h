@@ -23,8 +23,10 @@
  *            writes frame=) or kTimed (nothing: it fires on the clock, at=
  *            and every=)
  * keys       the spec keys it takes (fault_injector.cc Key bits: kAt, kNth,
- *            kCount, kAddr, kEvery, kDelay, kBits, kAfter, kLinkAct); without
- *            kCount it fires once and its canonical text has no count=
+ *            kCount, kAddr, kEvery, kDelay, kBits, kAfter, kLinkAct, kLen); without
+ *            kCount it fires once and its canonical text has no count=; kLen
+ *            (len=: only received frames of that length) for the classes whose
+ *            hook sees the frame
  * needs      the keys a spec must give (0: none); needs_help completes the
  *            refusal "<name> needs <needs_help>"
  * help       the keys it takes, as error messages list them
@@ -40,8 +42,8 @@
     "at, nth, count, addr", "a DMA write fails (guest memory untouched)")                   \
   X(2, RxWithhold, "rx-withhold", kFrames, kAt | kNth | kCount, 0, "",                       \
     "at, frame (nth), count", "an RX descriptor fetch finds no buffer (RDU: RxOverflow)")   \
-  X(3, RxFifoOver, "rx-fifo-over", kFrames, kAt | kNth | kCount, 0, "",                      \
-    "at, frame (nth), count", "a received frame overflows the RX FIFO (RxFIFOOver)")        \
+  X(3, RxFifoOver, "rx-fifo-over", kFrames, kAt | kNth | kCount | kLen, 0, "",               \
+    "at, frame (nth), count, len", "a received frame overflows the RX FIFO (RxFIFOOver)")   \
   X(4, Link, "link", kTimed, kAt | kEvery | kCount | kLinkAct, kLinkAct,                      \
     "one of down, up, flap, speed=",                                                         \
     "at, every, count and one of down, up, flap, speed=10|100|1000|2500 [duplex=half|full]", \
@@ -55,12 +57,13 @@
     "a device event right after an IntrStatus read or ack")                                 \
   X(8, TxStopFetch, "tx-stop-fetch", kFrames, kAt | kNth, 0, "", "at, frame",                \
     "the TX engine stops fetching descriptors until restarted")                              \
-  X(9, RxBadFcs, "rx-bad-fcs", kFrames, kAt | kNth | kCount, 0, "",                          \
-    "at, frame (nth), count", "a received frame arrives with a bad FCS (RxCRC)")             \
-  X(10, RxRunt, "rx-runt", kFrames, kAt | kNth | kCount, 0, "",                              \
-    "at, frame (nth), count", "a received frame is cut below 64 bytes on the wire (RxRUNT)") \
-  X(11, RxTooLong, "rx-too-long", kFrames, kAt | kNth | kCount, 0, "",                       \
-    "at, frame (nth), count", "a received frame runs on past RxMaxSize (RxRWT)")
+  X(9, RxBadFcs, "rx-bad-fcs", kFrames, kAt | kNth | kCount | kLen, 0, "",                   \
+    "at, frame (nth), count, len", "a received frame arrives with a bad FCS (RxCRC)")        \
+  X(10, RxRunt, "rx-runt", kFrames, kAt | kNth | kCount | kLen, 0, "",                       \
+    "at, frame (nth), count, len",                                                           \
+    "a received frame is cut below 64 bytes on the wire (RxRUNT)")                           \
+  X(11, RxTooLong, "rx-too-long", kFrames, kAt | kNth | kCount | kLen, 0, "",                \
+    "at, frame (nth), count, len", "a received frame runs on past RxMaxSize (RxRWT)")
 
 /* " 0=dma-read 1=dma-write ...": the classes by code, for descriptions. */
 #define RTL8168_FAULT_CLASS_CODE(code, Name, name, counts, keys, needs, needs_help, help, doc) \
