@@ -81,7 +81,7 @@ NEEDS_OPTION = {"dma-after-close": "CONFIG_INTEL_IOMMU", "aspm-l1": "CONFIG_PCIE
 SELFTESTS = {"selftests"}
 # entries not yet through 10 passing runs in a row (docs/REGRESS.md): run only when named, not
 # in the default run, "all" or a group, so CI does not gate on them yet
-NEW = {"suspend", "runtime-pm"}
+NEW: set[str] = set()
 OPT_IN = SELFTESTS | NEW
 GROUPS = {"all": None, "guest": sorted(GUEST), "lab": sorted(LAB)}
 

@@ -34,8 +34,8 @@ class Shard(unittest.TestCase):
         names = matrix.select(None, "r8169")
         # 7 guest scenarios (reconfig the latest) + 6 episodes (dma-after-close: r8169 only) +
         # the frames check + the conformance checks ipv6, vlan, rx-bad, rx-filter + the limits
-        # checks tx-ring-full, rx-flood
-        self.assertEqual(len(names), 20)
+        # checks tx-ring-full, rx-flood + the power-management checks suspend, runtime-pm
+        self.assertEqual(len(names), 22)
         for n in range(1, 12):
             got = [x for i in range(1, n + 1) for x in matrix.shard(names, i, n)]
             self.assertEqual(sorted(got), sorted(names), n)
@@ -56,8 +56,8 @@ class Select(unittest.TestCase):
     def test_groups_and_names(self):
         self.assertEqual(matrix.select("lab", "r8169"),
                          ["aspm-l1", "dma-after-close", "dma-burst", "frames", "ipv6",
-                          "msi-lost-irq", "offload-latency", "rx-bad", "rx-filter",
-                          "rx-flood", "tx-ring-full", "txpoll-stall", "vlan"])
+                          "msi-lost-irq", "offload-latency", "runtime-pm", "rx-bad", "rx-filter",
+                          "rx-flood", "suspend", "tx-ring-full", "txpoll-stall", "vlan"])
         self.assertEqual(matrix.select("smoke,txpoll-stall,smoke", "r8169"),
                          ["smoke", "txpoll-stall"])
         # dma-after-close needs r8169's Wake-on-LAN paths, the conformance checks were not run
@@ -65,7 +65,8 @@ class Select(unittest.TestCase):
         self.assertEqual(matrix.select(None, "rtl8168sim"),
                          [n for n in matrix.select("lab", "r8169")
                           if n not in ("dma-after-close", "ipv6", "vlan", "rx-bad",
-                                       "rx-filter", "tx-ring-full", "rx-flood")])
+                                       "rx-filter", "tx-ring-full", "rx-flood", "suspend",
+                                       "runtime-pm")])
 
     def test_unknown(self):
         with self.assertRaisesRegex(BadInput, "unknown scenario 'nope'"):
