@@ -12,7 +12,8 @@
 #   passed in a row: smoke.6.1 10/10, 22-102 s; smoke.latest 10/10, 27-136 s;
 #   offloads.6.1 10/10, 38-100 s; offloads.latest 10/10, 57-177 s;
 #   not yet 10 (runs stopped for time, no failure): h.smoke.6.1 5/5, 35-105 s;
-#   b.smoke.6.1 4/4, 25-62 s; link-flap.6.1 5/5, 31-87 s; reset.6.1 5/5, 21-95 s; restart.6.1 5/5, 26-96 s.
+#   b.smoke.6.1 4/4, 25-62 s; link-flap.6.1 5/5, 31-87 s; reset.6.1 5/5, 21-95 s;
+#   restart.6.1 5/5, 26-96 s.
 # Every test first makes sure the distribution QEMU is there; when the registry cannot be
 # reached to fetch it, the test skips (exit 77) with fetch-distro-qemu's one-line reason.
 #   vfioguest.smoke.K, vfioguest.offloads.K   the scenarios of the in-process device
