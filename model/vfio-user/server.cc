@@ -4,7 +4,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <string>
 
 namespace vfio_user {
 
@@ -71,25 +74,36 @@ void Server::transmit(const uint8_t* frame, size_t len) {
   if (net_) net_->send(frame, len);
 }
 
+// PATH appears only once the socket listens. A client that connects as soon as the file
+// exists (run-guest waits for it, then starts QEMU) would otherwise find a socket that is
+// bound but not yet listening and get ECONNREFUSED. So: bind a private name beside PATH
+// (PATH.PID), listen, then link(2) PATH to it (the socket is found by its inode; link fails
+// when PATH exists, which keeps "must not exist") and remove the private name.
 bool Server::listen(const std::string& path, std::string& err) {
-  if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
+  const std::string staging = path + "." + std::to_string(::getpid());
+  if (staging.size() >= sizeof(sockaddr_un{}.sun_path)) {
     err = "socket path too long: " + path;
     return false;
   }
   boost::system::error_code ec;
   acceptor_ = std::make_unique<asio::local::stream_protocol::acceptor>(io_);
   acceptor_->open(asio::local::stream_protocol(), ec);
-  if (!ec) acceptor_->bind(asio::local::stream_protocol::endpoint(path), ec);
+  if (!ec) acceptor_->bind(asio::local::stream_protocol::endpoint(staging), ec);
   if (ec) {
     err = "cannot listen on " + path + ": " + ec.message();
+    acceptor_.reset();
+    return false;
+  }
+  acceptor_->listen(1, ec);
+  const int linked = ec ? -1 : ::link(staging.c_str(), path.c_str());
+  const int link_errno = errno;
+  ::unlink(staging.c_str());
+  if (ec || linked != 0) {
+    err = "cannot listen on " + path + ": " + (ec ? ec.message() : std::strerror(link_errno));
+    acceptor_.reset();
     return false;
   }
   path_ = path;
-  acceptor_->listen(1, ec);
-  if (ec) {
-    err = "cannot listen on " + path + ": " + ec.message();
-    return false;
-  }
   accept();
   return true;
 }

@@ -89,6 +89,9 @@ TEST(VfioUserServer, ExitsWhenTheClientLeavesAndRemovesItsSocket) {
       Server::create(io, config("52:54:00:aa:bb:cd").get(), false, nullptr, nullptr, {}, err);
   std::string again;
   EXPECT_FALSE(other->listen(sock.path, again)) << "an existing path is refused";
+  // the private name the socket is bound to before it listens is gone, after success or not
+  EXPECT_FALSE(fs::exists(sock.path.string() + "." + std::to_string(getpid())));
+  EXPECT_TRUE(fs::is_socket(sock.path));
   other.reset();
   std::thread t([&] { io.run(); });
   const int fd = connect_unix(sock.path);
