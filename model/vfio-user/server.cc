@@ -82,7 +82,8 @@ void Server::transmit(const uint8_t* frame, size_t len) {
 bool Server::listen(const std::string& path, std::string& err) {
   const std::string staging = path + "." + std::to_string(::getpid());
   if (staging.size() >= sizeof(sockaddr_un{}.sun_path)) {
-    err = "socket path too long: " + path;
+    err = "socket path too long: " + path + " (the server first binds " + staging + ", which must fit in " +
+          std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes)";
     return false;
   }
   boost::system::error_code ec;

@@ -77,6 +77,21 @@ uint32_t read_mac0(int fd) {
   return v;
 }
 
+TEST(VfioUserServer, APathThatFitsOnlyWithoutTheStagingSuffixIsRefusedWithTheReason) {
+  boost::asio::io_context io;
+  std::string err;
+  auto server =
+      Server::create(io, config("52:54:00:aa:bb:cc").get(), false, nullptr, nullptr, {}, err);
+  ASSERT_TRUE(server) << err;
+  // 107 bytes fit sun_path (108 with the NUL); PATH.<pid> does not.
+  const std::string path = "/tmp/" + std::string(102, 'x');
+  ASSERT_EQ(path.size(), sizeof(sockaddr_un{}.sun_path) - 1);
+  EXPECT_FALSE(server->listen(path, err));
+  EXPECT_NE(err.find("socket path too long"), std::string::npos) << err;
+  EXPECT_NE(err.find("first binds " + path + "." + std::to_string(getpid())), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(path));
+}
+
 TEST(VfioUserServer, ExitsWhenTheClientLeavesAndRemovesItsSocket) {
   TempPath sock("rtl8168-vfio-test.sock");
   boost::asio::io_context io;
