@@ -52,6 +52,7 @@
 
 #include "lab-util.h" /* now_ns, die, g_alarm/arm_alarm, LAB_WRITE_READY */
 #include "lab-csum.h" /* put16, sum16, fold */
+#include "lab-packet.h" /* packet_open, packet_recv_incoming */
 
 #define GOOD_PORT 40000u
 #define BAD_PORT 50000u
@@ -122,26 +123,6 @@ static int parse_mac(const char *s, uint8_t mac[6]) {
 #define WIRE_TYPE 0x88b5u
 static const char kWireKinds[] = "FRL";
 
-/* an AF_PACKET socket bound to ifname (all protocols); its source MAC into src if non-NULL */
-static int packet_socket(const char *who, const char *ifname, uint8_t src[6]) {
-  struct sockaddr_ll sll;
-  struct ifreq ifr;
-  int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-  if (fd < 0) die(who, "socket");
-  if (src) {
-    memset(&ifr, 0, sizeof(ifr));
-    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-    if (ioctl(fd, SIOCGIFHWADDR, &ifr) != 0) die(who, "hwaddr");
-    memcpy(src, ifr.ifr_hwaddr.sa_data, 6);
-  }
-  memset(&sll, 0, sizeof(sll));
-  sll.sll_family = AF_PACKET;
-  sll.sll_protocol = htons(ETH_P_ALL);
-  sll.sll_ifindex = (int)if_nametoindex(ifname);
-  if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) die(who, "bind");
-  return fd;
-}
-
 static int send_class(const char *ifname, const char *dst_s, const char *cls_s, uint32_t count,
                       uint32_t port, uint64_t wait_ms) {
   static uint8_t f[2048], answered[2][MAX_PAIRS];
@@ -152,7 +133,7 @@ static int send_class(const char *ifname, const char *dst_s, const char *cls_s, 
   for (int c = 0; c < kNumClasses; c++)
     if (!strcmp(cls_s, kClasses[c])) cls = c;
   if (cls < 0 || count > MAX_PAIRS || parse_mac(dst_s, dst) != 0) die("send", "usage");
-  const int fd = packet_socket("send", ifname, src);
+  const int fd = packet_open("send", ifname, src);
   for (uint32_t i = 0; i < count; i++) {
     for (int bad = 0; bad < 2; bad++) {
       size_t n = build(f, dst, src, cls, i, bad, port);
@@ -162,13 +143,8 @@ static int send_class(const char *ifname, const char *dst_s, const char *cls_s, 
   }
   const uint64_t send_ms = (now_ns() - t0) / 1000000u;
   arm_alarm(wait_ms);
-  while (!g_alarm) {
-    struct sockaddr_ll from;
-    socklen_t fl = sizeof(from);
-    ssize_t r = recvfrom(fd, f, sizeof(f), 0, (struct sockaddr *)&from, &fl);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) die("send", "recv");
-    if (from.sll_pkttype == PACKET_OUTGOING || r < 54 || memcmp(f + 6, dst, 6) != 0) continue;
+  for (ssize_t r; (r = packet_recv_incoming("send", fd, f, sizeof(f))) >= 0;) {
+    if (r < 54 || memcmp(f + 6, dst, 6) != 0) continue;
     const uint32_t type = (uint32_t)f[12] << 8 | f[13];
     const uint8_t *l4;
     if (type == 0x0800 && f[23] == 6) l4 = f + 14 + (f[14] & 15) * 4;
@@ -197,7 +173,7 @@ static int wire_send(const char *ifname, const char *dst_s, const char *kind, ui
   if (strlen(kind) != 1 || !strchr(kWireKinds, kind[0]) || len < 60 || len > sizeof(f) ||
       count > MAX_PAIRS || parse_mac(dst_s, dst) != 0)
     die("wire-send", "usage");
-  const int fd = packet_socket("wire-send", ifname, src);
+  const int fd = packet_open("wire-send", ifname, src);
   for (uint32_t i = 0; i < count; i++) {
     memset(f, 0, len);
     memcpy(f, dst, 6), memcpy(f + 6, src, 6);
@@ -216,16 +192,11 @@ static int wire_send(const char *ifname, const char *dst_s, const char *kind, ui
 static int wire_count(const char *ifname, uint64_t max_ms) {
   static uint8_t f[16384];
   uint32_t got[sizeof(kWireKinds) - 1] = {0}, last_len[sizeof(kWireKinds) - 1] = {0}, other = 0;
-  const int fd = packet_socket("wire-count", ifname, NULL);
+  const int fd = packet_open("wire-count", ifname, NULL);
   LAB_WRITE_READY("wire-count", getenv("LAB_READY"), 0);
   arm_alarm(max_ms);
-  while (!g_alarm) {
-    struct sockaddr_ll from;
-    socklen_t fl = sizeof(from);
-    ssize_t r = recvfrom(fd, f, sizeof(f), 0, (struct sockaddr *)&from, &fl);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) die("wire-count", "recv");
-    if (from.sll_pkttype == PACKET_OUTGOING || r < 19) continue;
+  for (ssize_t r; (r = packet_recv_incoming("wire-count", fd, f, sizeof(f))) >= 0;) {
+    if (r < 19) continue;
     if (((uint32_t)f[12] << 8 | f[13]) != WIRE_TYPE || memcmp(f + 14, "WIRE", 4) != 0) continue;
     const char *k = f[18] ? strchr(kWireKinds, f[18]) : NULL;
     if (!k) {

@@ -43,6 +43,7 @@
 
 #include "lab-util.h" /* now_ns, die, g_alarm/arm_alarm, LAB_WRITE_READY */
 #include "lab-csum.h" /* put16, sum16, fold */
+#include "lab-packet.h" /* packet_open, packet_recv_incoming */
 
 #define MAX_TAGS 16
 #define PAYLOAD 48u
@@ -89,35 +90,19 @@ static int parse_mac(const char *s, uint8_t mac[6]) {
 }
 
 
-static int bind_packet(const char *tool, const char *ifname) {
-  struct sockaddr_ll sll;
-  int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-  memset(&sll, 0, sizeof(sll));
-  sll.sll_family = AF_PACKET;
-  sll.sll_protocol = htons(ETH_P_ALL);
-  sll.sll_ifindex = (int)if_nametoindex(ifname);
-  if (fd < 0 || !sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0)
-    die(tool, "bind");
-  return fd;
-}
-
 static int send_frames(const char *ifname, const char *dst_s, const char *ip_s, int port,
                        const char *tag, uint32_t count) {
-  uint8_t f[14 + 20 + 8 + PAYLOAD], dst[6];
-  struct ifreq ifr;
+  uint8_t f[14 + 20 + 8 + PAYLOAD], dst[6], src[6];
   struct in_addr dip;
   uint32_t sent = 0;
   const uint64_t t0 = now_ns();
-  int fd = bind_packet("send", ifname);
+  const int fd = packet_open("send", ifname, src);
   if (parse_mac(dst_s, dst) != 0 || inet_pton(AF_INET, ip_s, &dip) != 1 || strlen(tag) > 15)
     die("send", "usage");
-  memset(&ifr, 0, sizeof(ifr));
-  snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-  if (ioctl(fd, SIOCGIFHWADDR, &ifr) != 0) die("send", "hwaddr");
   for (uint32_t i = 0; i < count; i++) {
     uint8_t *ip = f + 14, *udp = ip + 20;
     memset(f, 0, sizeof(f));
-    memcpy(f, dst, 6), memcpy(f + 6, ifr.ifr_hwaddr.sa_data, 6);
+    memcpy(f, dst, 6), memcpy(f + 6, src, 6);
     put16(f + 12, 0x0800);
     ip[0] = 0x45, ip[8] = 64, ip[9] = 17;
     put16(ip + 2, 20 + 8 + PAYLOAD);
@@ -142,16 +127,11 @@ static int capture(const char *ifname, uint64_t max_ms) {
   static uint8_t f[16384];
   struct tags t = {.count = 0};
   char tag[16];
-  int fd = bind_packet("capture", ifname);
+  int fd = packet_open("capture", ifname, NULL);
   LAB_WRITE_READY("capture", getenv("LAB_READY"), 0);
   arm_alarm(max_ms);
-  while (!g_alarm) {
-    struct sockaddr_ll from;
-    socklen_t fl = sizeof(from);
-    ssize_t r = recvfrom(fd, f, sizeof(f), 0, (struct sockaddr *)&from, &fl);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) die("capture", "recv");
-    if (from.sll_pkttype == PACKET_OUTGOING || r < 42 || f[12] != 0x08 || f[13] != 0 || f[23] != 17)
+  for (ssize_t r; (r = packet_recv_incoming("capture", fd, f, sizeof(f))) >= 0;) {
+    if (r < 42 || f[12] != 0x08 || f[13] != 0 || f[23] != 17)
       continue;
     const size_t l4 = 14 + (size_t)(f[14] & 15) * 4;
     if (l4 + 8 < (size_t)r && payload_tag(f + l4 + 8, (size_t)r - l4 - 8, tag)) tag_add(&t, tag);

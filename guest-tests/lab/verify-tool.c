@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "lab-util.h" /* now_ns, die, g_alarm/arm_alarm, LAB_WRITE_READY */
+#include "lab-packet.h" /* packet_open */
 
 #define CHUNK (64u << 10)
 #define MAX_DGRAM 9000u
@@ -312,14 +313,9 @@ static int vlan_cap(const char *ifname, const char *peer, uint64_t max_ms) {
   uint16_t tci[8];
   uint64_t n[8], tagged = 0, untagged = 0;
   unsigned kinds = 0;
-  struct sockaddr_ll sll;
-  int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL)), one = 1;
-  if (fd < 0 || parse_mac(peer, mac) != 0) die("vlan-cap", "usage");
-  memset(&sll, 0, sizeof(sll));
-  sll.sll_family = AF_PACKET;
-  sll.sll_protocol = htons(ETH_P_ALL);
-  sll.sll_ifindex = (int)if_nametoindex(ifname);
-  if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) die("vlan-cap", "bind");
+  int one = 1;
+  if (parse_mac(peer, mac) != 0) die("vlan-cap", "usage");
+  const int fd = packet_open("vlan-cap", ifname, NULL);
   if (setsockopt(fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one)) != 0) die("vlan-cap", "auxdata");
   LAB_WRITE_READY("vlan-cap", getenv("LAB_READY"), 0);
   arm_alarm(max_ms);
