@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Optional, Union
 
+from lablib import kernelpkg
 from lablib import lab as lablab
 
 LabResult = lablab.LabRun
@@ -120,7 +121,9 @@ class Runner:
         return lablab.Spec(kernel=self.kernel, case=case, dut_driver=dut_driver, params=params,
                            dut_props=props,
                            args={k: str(v) for k, v in (args or {}).items()},
-                           timeout=timeout or self.timeout, initrd_append=initrd,
+                           # a debug kernel runs several times slower (kernelpkg)
+                           timeout=kernelpkg.timeout_for(self.kernel, timeout or self.timeout),
+                           initrd_append=initrd,
                            qemu=self.qemu, iommu=self.iommu if iommu is None else iommu,
                            chip=self.chip, trace=list(trace))
 

@@ -104,6 +104,20 @@ class Chips(unittest.TestCase):
         self.assertEqual(common.Context("6.1", Path("/o"), None, chip="8168h").chip, "8168h")
         self.assertIsNone(common.Context("6.1", Path("/o"), None).chip)
 
+    def test_runner_scales_the_wall_timeout_on_a_debug_kernel(self):
+        from pathlib import Path
+        from lablib import kernelpkg
+        from repro import labrun
+        factor = kernelpkg.DEBUG_TIMEOUT_FACTOR
+        self.assertEqual(labrun.Runner("6.12", Path("/o")).spec("rx-bad", "r8169").timeout, 300)
+        self.assertEqual(labrun.Runner("6.12-debug", Path("/o")).spec("rx-bad", "r8169").timeout,
+                         300 * factor)
+        # an episode's own per-case timeout is scaled the same way
+        self.assertEqual(labrun.Runner("6.12-debug", Path("/o"))
+                         .spec("rx-bad", "r8169", timeout=500).timeout, 500 * factor)
+        self.assertEqual(labrun.Runner("6.1", Path("/o")).spec("rx-bad", "r8169",
+                                                               timeout=500).timeout, 500)
+
     def test_reproduce_unknown_chip(self):
         import shutil
         import subprocess
