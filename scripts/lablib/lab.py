@@ -289,9 +289,11 @@ def system_part(image_cpio: str | Path, dest: str | Path) -> None:
 
 
 def make_overlay(path: str | Path, case: str, krel: str, ko: str | Path | None, params: str,
-                 progs: dict, modules: list = ()) -> None:
+                 progs: dict, modules: list = (), declared: bool = False) -> None:
     """modules: [(path, bytes)] of the case's "# lab-modules:" (labmods.files), listed in load
-    order in lab/modules; a case without that line gets neither (its archive is as before)."""
+    order in lab/modules; declared: the case has that line, so lab/modules is written even when
+    the kernel has every module built in (then empty: nothing to load). A case without the line
+    gets neither (its archive is as before)."""
     t = cpio.Tree()
     t.file("init", (LAB_DIR / "init").read_bytes(), 0o755)
     # only the shared helpers and this case: editing another case changes nothing here
@@ -306,7 +308,7 @@ def make_overlay(path: str | Path, case: str, krel: str, ko: str | Path | None, 
         t.file(f"usr/bin/{name}", binp.read_bytes(), 0o755)
     for rel, data in modules:
         t.file(rel, data, 0o644)
-    if modules:
+    if modules or declared:
         t.file("lab/modules", "".join(f"/{rel}\n" for rel, _ in modules).encode(), 0o644)
     t.write(path)
 
@@ -398,26 +400,26 @@ def run(s: Spec, out_dir: str | Path | None = None, say: Callable[[str], None] =
                   "hang-diag.txt", "model-stats.json"):
             (out / f).unlink(missing_ok=True)
         progs = case_programs(LAB_DIR / f"{s.case}.sh", build_programs())
-        modules = labmods.files(qemu.image(s.kernel)[0], krel,
-                                labmods.case_modules(_header_lines(LAB_DIR / f"{s.case}.sh")))
+        wanted = labmods.case_modules(_header_lines(LAB_DIR / f"{s.case}.sh"))
+        modules = labmods.files(qemu.image(s.kernel)[0], krel, wanted)
     except HarnessError as e:
         res.kind, res.reason = Kind.ERROR, str(e)
         res.wall_s = time.monotonic() - t0
         return res
     work = Path(tempfile.mkdtemp(prefix="rtl8168-lab."))
     try:
-        _run(s, res, out, work, krel, extras, progs, say, modules)
+        _run(s, res, out, work, krel, extras, progs, say, modules, declared=bool(wanted))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return res
 
 
-def _run(s, res, out, work, krel, extras, progs, say, modules=()):
+def _run(s, res, out, work, krel, extras, progs, say, modules=(), declared=False):
     img, _ = qemu.image(s.kernel)
     ko = REPO / "build" / "driver" / s.kernel / "rtl8168sim.ko" if s.dut_driver == "rtl8168sim" \
         else None
     ov = work / "overlay.cpio"
-    make_overlay(ov, s.case, krel, ko, s.params, progs, modules)
+    make_overlay(ov, s.case, krel, ko, s.params, progs, modules, declared=declared)
     system = work / "system.cpio"
     system_part(img / "initramfs.cpio", system)
     initrd = work / "initramfs.cpio"

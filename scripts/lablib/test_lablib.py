@@ -401,6 +401,13 @@ class LabModules(Tmp):
         self.assertEqual(listed, b"/lib/modules/k/kernel/net/llc/llc.ko\n"
                                  b"/lib/modules/k/kernel/net/8021q/8021q.ko\n")
 
+    def test_modules_built_into_the_kernel_still_give_an_empty_list(self):
+        # a kernel with the case's modules built in (the debug kernel's 8021q): lab/modules is
+        # there and empty, so the case's lab_load_modules loads nothing instead of failing
+        a = self.tmp / "a.cpio"
+        lab.make_overlay(a, "ping", "k", None, "", {}, [], declared=True)
+        self.assertEqual({n: body for n, _, body in cpio.read(a)}["lab/modules"], b"")
+
     def test_every_case_names_known_modules_only(self):
         from lablib import labmods
         for case in sorted(lab.LAB_DIR.glob("*.sh")):
