@@ -19,6 +19,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REGRESS = HERE.parent / "regress"
+sys.path.insert(0, str(HERE.parent))   # scripts/, the import root, when run by its path
+from lablib import kernelpkg  # noqa: E402
 
 # plant -> (the entry that must catch it, a pattern its FAIL reason must match)
 PLANTS = {
@@ -53,7 +55,13 @@ DEBUG_KERNEL_ONLY = {"r8169-tx-map-direction.patch"}
 
 def plant_file(plant: str, kernel: str) -> Path:
     """plants/PLANT, or plants/X.Y/PLANT when the kernel's series X.Y has a form of its own (the
-    code a plant changes differs there: the same change in that series' lines)."""
+    code a plant changes differs there: the same change in that series' lines). `latest` is the
+    series it names today (what scripts/regress boots), so CTest's plants.*.latest get 7.2's
+    forms while unstable's newest kernel is 7.2."""
+    try:
+        kernel = kernelpkg.image_name(kernel)
+    except kernelpkg.LookupError_:
+        pass                    # not a Debian kernel name: scripts/regress refuses it
     m = re.match(r"^([0-9]+\.[0-9]+)", kernel)
     if m and (HERE / "plants" / m.group(1) / plant).is_file():
         return HERE / "plants" / m.group(1) / plant

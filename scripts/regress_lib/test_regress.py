@@ -193,6 +193,27 @@ class Plants(unittest.TestCase):
                                        env=dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(d).parent)))
                     self.assertEqual(p.returncode, 0, f"{plant.name} on {src}: {p.stderr}")
 
+    def test_a_kernel_name_picks_its_series_form(self):
+        """plants/X.Y/PLANT for X.Y, X.Y.Z, X.Y-debug and `latest` naming X.Y (CTest's
+        plants.*.latest); the generic form for a series without its own and for a bad name."""
+        from unittest import mock
+        from lablib import kernelpkg
+        from regress_lib import plant_check
+        plant = "r8169-resume-no-reinit.patch"
+        own, generic = HERE / "plants" / "7.2" / plant, HERE / "plants" / plant
+        self.assertTrue(own.is_file())
+        self.assertFalse((HERE / "plants" / "6.12" / plant).exists())
+        for k in ("7.2", "7.2.13-1", "7.2-debug"):
+            self.assertEqual(plant_check.plant_file(plant, k), own, k)
+        for k in ("6.1", "6.12", "6.12.118-1_deb12u1", "not-a-kernel"):
+            self.assertEqual(plant_check.plant_file(plant, k), generic, k)
+        with mock.patch.object(kernelpkg, "available", return_value=["6.1", "6.12", "7.2"]):
+            self.assertEqual(plant_check.plant_file(plant, "latest"), own)
+        with mock.patch.object(kernelpkg, "available", return_value=["6.1", "6.12"]):
+            self.assertEqual(plant_check.plant_file(plant, "latest"), generic)
+        with mock.patch.object(kernelpkg, "available", return_value=[]):
+            self.assertEqual(plant_check.plant_file(plant, "latest"), generic)
+
 
 class Baselines(unittest.TestCase):
     def test_compare(self):
