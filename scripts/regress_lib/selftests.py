@@ -14,6 +14,8 @@ dependency closure, lablib.debpkgs): Python 3.11 with PyYAML (YNL reads the netl
 iproute2 (`ip -j`, `ip netns`), iputils-ping, socat, bash. They, the tests, their lib/py,
 tools/net/ynl and Documentation/netlink/specs go into one newc archive appended to the lab's
 initramfs for this entry only: the guest image and every other entry stay byte-identical.
+The archive is packed once per key of what it is built from (cached_overlay): a warm run
+neither walks the 60 MiB tree nor writes the archive again.
 Python's modules are compiled on the host (compileall, unchecked-hash .pyc) so the emulated
 CPU does not compile the standard library at every test."""
 import hashlib
