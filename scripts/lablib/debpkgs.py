@@ -63,12 +63,7 @@ def fields(text: str) -> dict:
 def stanzas(text: str) -> dict:
     """{package: {field: value}} of `apt-cache show` output (continuation lines joined; the
     first stanza of a package wins)."""
-    out = {}
-    for block in re.split(r"\n\s*\n", text):
-        f = fields(block)
-        if f.get("Package") and f["Package"] not in out:
-            out[f["Package"]] = f
-    return out
+    return {p: fields(b) for p, b in _blocks(text).items()}
 
 
 def parse_depends(value: str) -> list:
@@ -87,13 +82,16 @@ def parse_depends(value: str) -> list:
 
 
 def closure(roots: list, show: Callable[[list], str] = _apt_show,
-            exclude: frozenset = EXCLUDE) -> dict:
+            exclude: frozenset = EXCLUDE, asked: set | None = None) -> dict:
     """{package: candidate version} of roots and everything they depend on (Depends and
-    Pre-Depends), sorted by name. HarnessError when a root has no candidate."""
+    Pre-Depends), sorted by name. HarnessError when a root has no candidate. asked: a set
+    that gets every name looked up (the result is a function of their stanzas alone)."""
     info = {}
 
     def lookup(names):
         new = sorted({n for n in names if n not in info and _NAME_RE.match(n)})
+        if asked is not None:
+            asked.update(new)
         if new:
             got = stanzas(show(new))
             for n in new:
@@ -171,16 +169,61 @@ def _lists_state(lists: Path = Path("/var/lib/apt/lists")) -> str:
     return h.hexdigest()[:16]
 
 
-def closure_cached(roots: list, cache: Path, show: Callable[[list], str] = _apt_show) -> dict:
-    """closure(roots), remembered in <cache>/debpkgs/closure-<roots and apt lists>.txt until
-    apt's lists change (every apt-cache run loads the whole cache: seconds each)."""
-    tag = hashlib.sha256((" ".join(roots) + " " + _lists_state()).encode()).hexdigest()[:16]
-    f = Path(cache) / "debpkgs" / f"closure-{tag}.txt"
-    if f.is_file():
-        return dict(line.split("=", 1) for line in f.read_text().split())
-    out = closure(roots, show)
+def _blocks(text: str) -> dict:
+    """{package: its stanza's text} of `apt-cache show` output (the first stanza wins)."""
+    out = {}
+    for block in re.split(r"\n\s*\n", text):
+        f = fields(block)
+        if f.get("Package") and f["Package"] not in out:
+            out[f["Package"]] = block
+    return out
+
+
+def closure_cached(roots: list, cache: Path, show: Callable[[list], str] = _apt_show,
+                   lists_state: Callable[[], str] = _lists_state) -> dict:
+    """closure(roots), remembered in <cache>/debpkgs/closure-roots-<roots>.txt with the
+    fingerprint of apt's lists it was computed under and every name it looked up. Lists
+    unchanged: the remembered closure. Lists changed (apt-get update): one apt-cache run
+    over those names and the closure recomputed from their stanzas as they are now, exactly
+    what a fresh computation gives (it reads nothing else); only when it would look up a name
+    outside them (a package gained a dependency) is it computed afresh, one apt-cache run per
+    dependency level (seconds each: every run loads apt's whole cache)."""
+    tag = hashlib.sha256(" ".join(roots).encode()).hexdigest()[:16]
+    f = Path(cache) / "debpkgs" / f"closure-roots-{tag}.txt"
+    state = lists_state()
+    prev_state, prev_asked, prev = read_closure_file(f)
+    if prev is not None and prev_state == state:
+        return prev
+    out, asked = None, set()
+    if prev is not None and prev_asked:
+        have = _blocks(show(sorted(prev_asked)))
+        outside = set()
+
+        def offline(names):
+            outside.update(n for n in names if n not in prev_asked)
+            return "\n\n".join(have[n] for n in names if n in have)
+        out = closure(roots, offline, asked=asked)
+        if outside:
+            out, asked = None, set()
+    if out is None:
+        out = closure(roots, show, asked=asked)
     f.parent.mkdir(parents=True, exist_ok=True)
     tmp = f.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text("".join(f"{p}={v}\n" for p, v in out.items()))
+    tmp.write_text(f"# lists {state}\n# asked {' '.join(sorted(asked))}\n"
+                   + "".join(f"{p}={v}\n" for p, v in out.items()))
     os.replace(tmp, f)
     return out
+
+
+def read_closure_file(f: Path) -> tuple:
+    """(lists fingerprint, names looked up, {package: version}) of a closure_cached file;
+    (None, set(), None) when there is none or it is not one."""
+    try:
+        lines = f.read_text().splitlines()
+    except OSError:
+        return None, set(), None
+    if len(lines) < 2 or not lines[0].startswith("# lists ") or \
+            not lines[1].startswith("# asked "):
+        return None, set(), None
+    pkgs = dict(line.split("=", 1) for line in lines[2:] if "=" in line)
+    return lines[0][len("# lists "):], set(lines[1][len("# asked "):].split()), pkgs

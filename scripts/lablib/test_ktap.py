@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Unit tests of lablib.ktap (the selftests' KTAP output) and lablib.debpkgs (the Debian
 package closure of a guest overlay):  cd scripts && python3 -m unittest lablib.test_ktap"""
+import tempfile
 import unittest
+from pathlib import Path
 
 from lablib import debpkgs, ktap
 from lablib.result import HarnessError
@@ -201,6 +203,83 @@ class Closure(unittest.TestCase):
     def test_key_is_the_set_of_versions(self):
         self.assertEqual(debpkgs.key({"a": "1", "b": "2"}), debpkgs.key({"b": "2", "a": "1"}))
         self.assertNotEqual(debpkgs.key({"a": "1"}), debpkgs.key({"a": "2"}))
+
+
+class ClosureCached(unittest.TestCase):
+    """closure_cached: remembered while apt's lists stay, recomputed from one apt-cache run
+    when they change, afresh only when a package gained a dependency."""
+    ROOTS = ["python3.11-minimal", "iproute2", "python3-yaml"]
+
+    def setUp(self):
+        self.archive = dict(Closure.ARCHIVE)
+        self.calls, self.state = [], "lists-1"
+        self.tmp = tempfile.TemporaryDirectory()
+        self.cache = Path(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def show(self, names):
+        self.calls.append(list(names))
+        return "\n".join(self.archive[n] for n in names if n in self.archive)
+
+    def cached(self):
+        self.calls = []
+        return debpkgs.closure_cached(self.ROOTS, self.cache, self.show, lambda: self.state)
+
+    def fresh(self):
+        return debpkgs.closure(self.ROOTS, lambda names: "\n".join(
+            self.archive[n] for n in names if n in self.archive))
+
+    def test_same_lists_ask_apt_nothing(self):
+        first = self.cached()
+        self.assertGreater(len(self.calls), 1)
+        self.assertEqual(self.cached(), first)
+        self.assertEqual(self.calls, [])
+
+    def test_new_lists_same_packages_is_one_apt_run(self):
+        first = self.cached()
+        self.state = "lists-2"
+        self.assertEqual(self.cached(), first)
+        self.assertEqual(len(self.calls), 1)
+        self.cached()
+        self.assertEqual(self.calls, [], "the new lists' state is remembered")
+
+    def after_update(self, **stanzas):
+        """The closure once, then apt-get update brings `stanzas` ({package: text}): the
+        closure again, which must be what a fresh computation gives."""
+        self.cached()
+        self.state = "lists-2"
+        self.archive.update({k.replace("_", "-"): v for k, v in stanzas.items()})
+        got = self.cached()
+        self.assertEqual(got, self.fresh())
+        return got
+
+    def test_a_new_version_is_seen(self):
+        got = self.after_update(zlib1g="Package: zlib1g\nVersion: 1:1.3\nDepends: libc6\n")
+        self.assertEqual(got["zlib1g"], "1:1.3")
+        self.assertEqual(len(self.calls), 1)
+
+    def test_an_alternative_that_appears_is_picked(self):
+        # iproute2 depends on "libfoo | libmnl0": libfoo had no candidate, now it has one
+        self.assertNotIn("libfoo", self.cached())
+        got = self.after_update(libfoo="Package: libfoo\nVersion: 2\n")
+        self.assertEqual(got["libfoo"], "2")
+        self.assertEqual(len(self.calls), 1)
+
+    def test_a_new_dependency_computes_afresh(self):
+        got = self.after_update(
+            libc6="Package: libc6\nVersion: 2.36-10\nDepends: libgcc-s1, libnew\n",
+            libnew="Package: libnew\nVersion: 1\n")
+        self.assertEqual(got["libnew"], "1")
+        self.assertGreater(len(self.calls), 1)
+
+    def test_a_damaged_file_is_computed_again(self):
+        first = self.cached()
+        f = next((self.cache / "debpkgs").glob("closure-roots-*.txt"))
+        f.write_text("libc6=2.36-9\n")
+        self.assertEqual(self.cached(), first)
+        self.assertGreater(len(self.calls), 1)
 
 
 if __name__ == "__main__":

@@ -14,15 +14,17 @@ dependency closure, lablib.debpkgs): Python 3.11 with PyYAML (YNL reads the netl
 iproute2 (`ip -j`, `ip netns`), iputils-ping, socat, bash. They, the tests, their lib/py,
 tools/net/ynl and Documentation/netlink/specs go into one newc archive appended to the lab's
 initramfs for this entry only: the guest image and every other entry stay byte-identical.
+The archive is packed once per key of what it is built from (cached_overlay): a warm run
+neither walks the 60 MiB tree nor writes the archive again.
 Python's modules are compiled on the host (compileall, unchecked-hash .pyc) so the emulated
 CPU does not compile the standard library at every test."""
 import hashlib
+import inspect
 import os
 import re
 import shutil
 import stat
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -97,6 +99,9 @@ LACKS = {
         "reads the channel count (ethtool channels_get): r8169 has no get_channels",
         r"channels_get[\s\S]*Operation not supported"),
 }
+# packed overlays kept in <cache>/selftests/overlays (60 MiB each; a new key comes with a new
+# package version, kernel source or test list)
+KEEP_OVERLAYS = 4
 HW_REASON = ("drivers/net/hw holds hardware-feature tests (RSS, ntuple, devmem, io_uring "
              "zero-copy RX, timestamping, TSO/USO checks) most of which r8169 lacks or which "
              "need helper programs built from the tree; not run")
@@ -143,12 +148,25 @@ def check_series(ser: str) -> None:
                       f"NetDrvEnv came with {FIRST_SERIES})")
 
 
+def extracted_dir(ser: str, version: str) -> Path:
+    """<cache>/selftests/linux-source-<ser>_<version>: where source_tree extracts the source
+    of that package version (the tarball's directory name: ':' and '~' made '_')."""
+    name = f"linux-source-{ser}_{re.sub(r'[:~]', '_', version)}"
+    return kernels.cache_root() / "selftests" / name
+
+
 def source_tree(ser: str, log: Callable[[str], None] = lambda m: None,
                 version: str = "") -> tuple:
     """(tree, origin): the parts TREE_PARTS of linux-source-<ser> extracted once into
     <cache>/selftests/<tarball's directory>/ (the tarball is the debug kernel's, cached).
     version: the guest image's package version, to name the origin exactly (the directory
-    name has ':' and '~' made '_')."""
+    name has ':' and '~' made '_'). When the source at that version is extracted already it
+    is taken as it is: asking apt which tarball that is (lablib.kernelpkg.lookup, several
+    apt-cache runs) costs 20 s on a loaded machine, at every run."""
+    if version:
+        done = extracted_dir(ser, version) / ".extracted"
+        if done.is_file():
+            return done.parent / f"linux-source-{ser}", done.read_text().strip()
     try:
         tar = debugkernel.source_tarball(ser)
     except debugkernel.DebugKernelError as e:
@@ -238,6 +256,11 @@ def userland(log: Callable[[str], None] = lambda m: None) -> Path:
     return root
 
 
+def test_list(p: Plan) -> str:
+    """/selftests/tests of the guest: "<path under tools/testing/selftests> <limit s>" a line."""
+    return "".join(f"{path} {limit}\n" for path, limit in p.run)
+
+
 def overlay(p: Plan, root: Path, dest: Path) -> Path:
     """One newc archive: the Debian tree at /, the source parts at /opt/ksrc, the test list
     /selftests/tests, and /usr/bin/env (busybox: the tests' "#!/usr/bin/env python3"); in
@@ -250,8 +273,7 @@ def overlay(p: Plan, root: Path, dest: Path) -> Path:
                 name = f"{GUEST_ROOT}/{part}" + ("" if e[0] == "." else f"/{e[0]}")
                 files[name] = (name, *e[1:])
     files.setdefault("usr/bin/env", ("usr/bin/env", stat.S_IFLNK | 0o777, b"/bin/busybox"))
-    tests = "".join(f"{path} {limit}\n" for path, limit in p.run).encode()
-    files["selftests/tests"] = ("selftests/tests", stat.S_IFREG | 0o644, tests)
+    files["selftests/tests"] = ("selftests/tests", stat.S_IFREG | 0o644, test_list(p).encode())
     for name in list(files):
         parts = name.split("/")
         for i in range(1, len(parts)):
@@ -261,12 +283,41 @@ def overlay(p: Plan, root: Path, dest: Path) -> Path:
     return dest
 
 
-def overlay_key(path: Path) -> str:
+# the code that packs the overlay, part of its cache key (overlay_key)
+_PACKER = inspect.getsource(test_list) + inspect.getsource(overlay)
+
+
+def overlay_key(p: Plan, root: Path) -> str:
+    """The cache key of the overlay of plan p on the userland root: what overlay() builds it
+    from. The unpacked packages' directory is the key of their versions
+    (<cache>/debpkgs/<key>/root), the source tree's names the package version
+    (<cache>/selftests/linux-source-X.Y_<version>/linux-source-X.Y), the test list with
+    its limits, and the code that packs them (overlay() and test_list(), GUEST_ROOT,
+    TREE_PARTS, lablib's cpio writer): an edit of any of them is a new key."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
+    for part in (root.parent.name, root.name, p.tree.parent.name, p.tree.name, test_list(p),
+                 GUEST_ROOT, repr(TREE_PARTS), _PACKER, Path(cpio.__file__).read_text()):
+        h.update(part.encode() + b"\0")
     return h.hexdigest()[:16]
+
+
+def cached_overlay(p: Plan, root: Path, log: Callable[[str], None] = lambda m: None,
+                   keep: int = KEEP_OVERLAYS) -> tuple:
+    """(archive, key): overlay() of p and root, packed once per overlay_key into
+    <cache>/selftests/overlays/<key>.cpio (60 MiB read and written at every run otherwise).
+    The `keep` most recently used archives stay, older ones are removed."""
+    d = kernels.cache_root() / "selftests" / "overlays"
+    key = overlay_key(p, root)
+    path = d / f"{key}.cpio"
+    if path.is_file():
+        os.utime(path)          # most recently used: the last to be pruned
+        return path, key
+    d.mkdir(parents=True, exist_ok=True)
+    log(f"packing the selftests overlay {key} (once for these packages, sources and tests)")
+    overlay(p, root, path)
+    for old in sorted(d.glob("*.cpio"), key=lambda f: f.stat().st_mtime, reverse=True)[keep:]:
+        old.unlink(missing_ok=True)
+    return path, key
 
 
 # ---- the guest's output ---------------------------------------------------------------------
@@ -371,6 +422,3 @@ def lab_spec(kernel: str, p: Plan, extras: list, iommu: bool, chip: str | None,
     return lab.Spec(kernel=kernel, case=CASE, dut_driver=driver, args={"deadline": str(deadline)},
                     timeout=timeout, initrd_append=extras, iommu=iommu, chip=chip)
 
-
-def working_dir() -> Path:
-    return Path(tempfile.mkdtemp(prefix="rtl8168-selftests."))

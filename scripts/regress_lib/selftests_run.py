@@ -5,7 +5,6 @@ test program. A kernel splat in the console between a test's BEGIN and END lines
 test (its first line the reason); one outside every test FAILs the first. A lab run that
 hangs or panics ends at its deadline: the test it was in gets TIMEOUT (or FAIL) with the lab
 run's reason, the tests after it "not run" with the same."""
-import shutil
 import time
 from pathlib import Path
 from typing import Callable
@@ -53,17 +52,13 @@ def run(kernel: str, module: Module, overlay_cpio: str | Path | None, out_dir: s
         root = selftests.userland(log)
     except BadInput as e:
         return one("ERROR", str(e))
-    work = selftests.working_dir()
-    try:
-        ov = selftests.overlay(p, root, work / "selftests.cpio")
-        extras = ([str(overlay_cpio)] if overlay_cpio else []) + [str(ov)]
-        spec = selftests.lab_spec(kernel, p, extras, iommu, chip, "r8169")
-        log(f"{len(p.run)} tests of {p.origin} in one lab run (limit {spec.timeout:.0f} s wall, "
-            f"guest deadline {spec.args['deadline']} s virtual; overlay "
-            f"{ov.stat().st_size >> 20} MiB, {selftests.overlay_key(ov)})")
-        res = lab.run(spec, out_dir / "lab", say=log)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    ov, key = selftests.cached_overlay(p, root, log)
+    extras = ([str(overlay_cpio)] if overlay_cpio else []) + [str(ov)]
+    spec = selftests.lab_spec(kernel, p, extras, iommu, chip, "r8169")
+    log(f"{len(p.run)} tests of {p.origin} in one lab run (limit {spec.timeout:.0f} s wall, "
+        f"guest deadline {spec.args['deadline']} s virtual; overlay "
+        f"{ov.stat().st_size >> 20} MiB, {key})")
+    res = lab.run(spec, out_dir / "lab", say=log)
     console_path = out_dir / "lab" / "console.log"
     console = console_path.read_text(errors="replace") if console_path.is_file() else ""
     if res.kind is Kind.ERROR and "SELFTEST BEGIN" not in console:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from lablib import cpio
 from lablib.result import Kind
-from regress_lib import matrix, report, selftests
+from regress_lib import kernels, matrix, report, selftests
+from regress_lib.errors import BadInput
 
 CONSOLE = """[    3.1] Run /init as init process
 LAB kernel=6.12.118+deb12-amd64 case=selftests driver=r8169
@@ -111,6 +112,77 @@ class PlanAndOverlay(unittest.TestCase):
         self.assertEqual(by["usr/bin/python3"][2], b"python3.11")
 
 
+class Caches(unittest.TestCase):
+    """What a run takes from the cache instead of building or asking apt again."""
+
+    def setUp(self):
+        from unittest import mock
+        self.tmp = tempfile.TemporaryDirectory()
+        self.cache = Path(self.tmp.name)
+        patch = mock.patch.object(kernels, "cache_root", return_value=self.cache)
+        patch.start()
+        self.addCleanup(patch.stop)
+        self.addCleanup(self.tmp.cleanup)
+
+    def plan_and_root(self, ser="6.12", version="6.12.118-1~deb12u1", key="66b20bbbba23ceeb"):
+        top = selftests.extracted_dir(ser, version) / f"linux-source-{ser}"
+        if not (top / selftests.DRV_DIR).is_dir():
+            make_tree(top, ("ping.py",), hw=False)
+        root = self.cache / "debpkgs" / key / "root"
+        (root / "usr/bin").mkdir(parents=True, exist_ok=True)
+        (root / "usr/bin/python3.11").write_bytes(b"\x7fELF")
+        return selftests.plan(top, f"linux-source-{ser}={version}"), root
+
+    def test_an_extracted_source_asks_apt_nothing(self):
+        from unittest import mock
+        from lablib import debugkernel
+        d = selftests.extracted_dir("6.12", "6.12.118-1~deb12u1")
+        self.assertEqual(d.name, "linux-source-6.12_6.12.118-1_deb12u1")
+        make_tree(d / "linux-source-6.12", ("ping.py",))
+        (d / ".extracted").write_text("linux-source-6.12=6.12.118-1~deb12u1\n")
+        with mock.patch.object(debugkernel, "source_tarball",
+                               side_effect=AssertionError("asked apt")):
+            top, origin = selftests.source_tree("6.12", version="6.12.118-1~deb12u1")
+        self.assertEqual(top, d / "linux-source-6.12")
+        self.assertEqual(origin, "linux-source-6.12=6.12.118-1~deb12u1")
+        # another version (or none known) goes the long way: apt names the tarball
+        with mock.patch.object(debugkernel, "source_tarball",
+                               side_effect=debugkernel.DebugKernelError("asked apt")):
+            for v in ("6.12.119-1~deb12u1", ""):
+                with self.assertRaises(BadInput):
+                    selftests.source_tree("6.12", version=v)
+
+    def test_the_overlay_key_is_what_it_is_built_from(self):
+        p, root = self.plan_and_root()
+        k = selftests.overlay_key(p, root)
+        self.assertEqual(k, selftests.overlay_key(p, root))
+        p2, root2 = self.plan_and_root(key="0000000000000000")
+        self.assertNotEqual(k, selftests.overlay_key(p, root2), "package versions")
+        p3, _ = self.plan_and_root("7.2", "7.2.13-1")
+        self.assertNotEqual(k, selftests.overlay_key(p3, root), "kernel source")
+        p4 = selftests.Plan(p.tree, p.origin, [("drivers/net/ping.py", 90)], p.not_run)
+        self.assertNotEqual(k, selftests.overlay_key(p4, root), "test list and limits")
+
+    def test_the_overlay_is_packed_once_and_old_ones_pruned(self):
+        from unittest import mock
+        p, root = self.plan_and_root()
+        with mock.patch.object(selftests, "overlay", wraps=selftests.overlay) as packed:
+            a, ka = selftests.cached_overlay(p, root)
+            b, kb = selftests.cached_overlay(p, root)
+        self.assertEqual(packed.call_count, 1)
+        self.assertEqual((a, ka), (b, kb))
+        self.assertEqual(a.name, f"{ka}.cpio")
+        fresh = self.cache / "fresh.cpio"
+        selftests.overlay(p, root, fresh)
+        self.assertEqual(a.read_bytes(), fresh.read_bytes())
+        made = [a]
+        for i in range(1, 4):
+            q = selftests.Plan(p.tree, p.origin, [("drivers/net/ping.py", 45 + i)], [])
+            made.append(selftests.cached_overlay(q, root, keep=2)[0])
+        left = sorted((self.cache / "selftests" / "overlays").glob("*.cpio"))
+        self.assertEqual(left, sorted(made[-2:]))
+
+
 class Verdicts(unittest.TestCase):
     PLAN = selftests.Plan(Path("/x"), "o", [("drivers/net/ping.py", 45),
                                             ("drivers/net/queues.py", 45),
@@ -196,8 +268,8 @@ class RunEntry(unittest.TestCase):
                 mock.patch.object(selftests, "image_version", return_value=""), \
                 mock.patch.object(selftests, "plan", return_value=p), \
                 mock.patch.object(selftests, "userland", return_value=Path(d)), \
-                mock.patch.object(selftests, "overlay",
-                                  side_effect=lambda p, r, dest: (dest.write_bytes(b"x"), dest)[1]), \
+                mock.patch.object(selftests, "cached_overlay",
+                                  return_value=(Path(__file__), "0123456789abcdef")), \
                 mock.patch.object(lab, "run", side_effect=fake_run):
             return selftests_run.run("6.12", Module("stock", "r8169"), None, Path(d) / "out")
 
