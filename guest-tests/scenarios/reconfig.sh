@@ -18,7 +18,7 @@
 # the scenario with the change's name; the kernel log is scanned for splats by run-guest as for
 # every scenario. A change a driver does not support (ethtool answers "Operation not supported")
 # is reported as unsupported, not failed.
-# host: sink=7 source=1 bytes=64M timeout=360
+# host: sink=7 source=1 bytes=32M timeout=360
 . /scenarios/common.sh
 
 probe_checks

@@ -27,7 +27,7 @@ GUEST = {
     "link-flap": 210,
     "migrate": 270,
     "hostile": 270,
-    "reconfig": 450,  # MTU/ethtool -C -A -s -K/ifdown changed under traffic, driver reloaded
+    "reconfig": 330,  # MTU/ethtool -C -A -s -K/ifdown changed under traffic, driver reloaded
 }
 LAB = {
     "txpoll-stall": "txpoll_stall",
