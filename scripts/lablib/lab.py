@@ -289,11 +289,10 @@ def system_part(image_cpio: str | Path, dest: str | Path) -> None:
 
 
 def make_overlay(path: str | Path, case: str, krel: str, ko: str | Path | None, params: str,
-                 progs: dict, modules: list = (), declared: bool = False) -> None:
+                 progs: dict, modules: list | None = None) -> None:
     """modules: [(path, bytes)] of the case's "# lab-modules:" (labmods.files), listed in load
-    order in lab/modules; declared: the case has that line, so lab/modules is written even when
-    the kernel has every module built in (then empty: nothing to load). A case without the line
-    gets neither (its archive is as before)."""
+    order in lab/modules, which is written (empty) also when the kernel has every one built in;
+    None: a case without that line, which gets neither (its archive is as before)."""
     t = cpio.Tree()
     t.file("init", (LAB_DIR / "init").read_bytes(), 0o755)
     # only the shared helpers and this case: editing another case changes nothing here
@@ -306,9 +305,9 @@ def make_overlay(path: str | Path, case: str, krel: str, ko: str | Path | None, 
         t.file(f"lib/modules/{krel}/extra/rtl8168sim.ko", Path(ko).read_bytes())
     for name, binp in sorted(progs.items()):
         t.file(f"usr/bin/{name}", binp.read_bytes(), 0o755)
-    for rel, data in modules:
+    for rel, data in modules or ():
         t.file(rel, data, 0o644)
-    if modules or declared:
+    if modules is not None:
         t.file("lab/modules", "".join(f"/{rel}\n" for rel, _ in modules).encode(), 0o644)
     t.write(path)
 
@@ -401,25 +400,25 @@ def run(s: Spec, out_dir: str | Path | None = None, say: Callable[[str], None] =
             (out / f).unlink(missing_ok=True)
         progs = case_programs(LAB_DIR / f"{s.case}.sh", build_programs())
         wanted = labmods.case_modules(_header_lines(LAB_DIR / f"{s.case}.sh"))
-        modules = labmods.files(qemu.image(s.kernel)[0], krel, wanted)
+        modules = labmods.files(qemu.image(s.kernel)[0], krel, wanted) if wanted else None
     except HarnessError as e:
         res.kind, res.reason = Kind.ERROR, str(e)
         res.wall_s = time.monotonic() - t0
         return res
     work = Path(tempfile.mkdtemp(prefix="rtl8168-lab."))
     try:
-        _run(s, res, out, work, krel, extras, progs, say, modules, declared=bool(wanted))
+        _run(s, res, out, work, krel, extras, progs, say, modules)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return res
 
 
-def _run(s, res, out, work, krel, extras, progs, say, modules=(), declared=False):
+def _run(s, res, out, work, krel, extras, progs, say, modules=None):
     img, _ = qemu.image(s.kernel)
     ko = REPO / "build" / "driver" / s.kernel / "rtl8168sim.ko" if s.dut_driver == "rtl8168sim" \
         else None
     ov = work / "overlay.cpio"
-    make_overlay(ov, s.case, krel, ko, s.params, progs, modules, declared=declared)
+    make_overlay(ov, s.case, krel, ko, s.params, progs, modules)
     system = work / "system.cpio"
     system_part(img / "initramfs.cpio", system)
     initrd = work / "initramfs.cpio"

@@ -405,7 +405,7 @@ class LabModules(Tmp):
         # a kernel with the case's modules built in (the debug kernel's 8021q): lab/modules is
         # there and empty, so the case's lab_load_modules loads nothing instead of failing
         a = self.tmp / "a.cpio"
-        lab.make_overlay(a, "ping", "k", None, "", {}, [], declared=True)
+        lab.make_overlay(a, "ping", "k", None, "", {}, [])
         self.assertEqual({n: body for n, _, body in cpio.read(a)}["lab/modules"], b"")
 
     def test_every_case_names_known_modules_only(self):

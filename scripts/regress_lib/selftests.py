@@ -148,11 +148,15 @@ def check_series(ser: str) -> None:
                       f"NetDrvEnv came with {FIRST_SERIES})")
 
 
+def _dir_version(version: str) -> str:
+    """A package version as the tarball's directory names it: ':' and '~' made '_'."""
+    return re.sub(r"[:~]", "_", version)
+
+
 def extracted_dir(ser: str, version: str) -> Path:
     """<cache>/selftests/linux-source-<ser>_<version>: where source_tree extracts the source
-    of that package version (the tarball's directory name: ':' and '~' made '_')."""
-    name = f"linux-source-{ser}_{re.sub(r'[:~]', '_', version)}"
-    return kernels.cache_root() / "selftests" / name
+    of that package version (the tarball's directory name)."""
+    return kernels.cache_root() / "selftests" / f"linux-source-{ser}_{_dir_version(version)}"
 
 
 def source_tree(ser: str, log: Callable[[str], None] = lambda m: None,
@@ -173,7 +177,7 @@ def source_tree(ser: str, log: Callable[[str], None] = lambda m: None,
         raise BadInput(str(e))
     # the directory's name is the package and its version with ':' and '~' made '_'
     pkg, _, mangled = tar.parent.name.partition("_")
-    origin = f"{pkg}={version if re.sub(r'[:~]', '_', version) == mangled else mangled}"
+    origin = f"{pkg}={version if _dir_version(version) == mangled else mangled}"
     base = kernels.cache_root() / "selftests" / tar.parent.name
     top = base / f"linux-source-{ser}"
     if (base / ".extracted").is_file():
